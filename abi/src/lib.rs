@@ -1,0 +1,377 @@
+//! The stable ABI between code compiled by `gimso-cc` and the gimso runtime.
+//!
+//! Everything compiled code relies on lives here: the object header and its
+//! flag bits, the special kinds, the flight-pointer pair, the thread-struct
+//! offsets that inlined fast paths read, and the calling-convention buffer
+//! sizes. `include/gimso.h` declares the same values; the `abi_header` test
+//! compiles that header and compares every `GIMSO_*` constant and layout
+//! against [`ABI_CONSTANTS`], so the two cannot drift apart.
+//!
+//! This crate has no dependencies and no behaviour, only data.
+
+#![no_std]
+
+use core::mem::{offset_of, size_of};
+use core::sync::atomic::{AtomicU64, AtomicUsize};
+
+/// Bumped on every incompatible change to anything in this crate.
+pub const ABI_VERSION: u32 = 1;
+
+/// Size of the machine word, of a pointer at rest and of one shadow word.
+pub const WORD_SIZE: usize = 8;
+
+/// Size of the capability header that precedes every payload.
+pub const HEADER_SIZE: usize = 16;
+
+/// Minimum alignment of every heap payload.
+pub const MIN_ALIGN: usize = 16;
+
+/// Largest alignment an allocation may request.
+pub const MAX_ALIGN: usize = 1 << 16;
+
+/// Largest payload size the runtime accepts (larger requests are a clean
+/// out-of-memory error, never an overflow).
+pub const MAX_OBJECT_SIZE: usize = 1 << 46;
+
+// ---------------------------------------------------------------------------
+// Object header: `[ header (16 B) | payload ]`, `lower` points at the payload.
+// ---------------------------------------------------------------------------
+
+/// The capability object of a payload, stored in the 16 bytes just below it.
+///
+/// `upper` is one past the last accessible byte; `aux` packs the address of
+/// the shadow (aux) allocation in its low 48 bits and the flags in the high
+/// 16 bits. Both words are atomics: the collector and other mutators read
+/// them while the owner frees the object or creates its aux allocation.
+#[repr(C)]
+#[derive(Debug)]
+pub struct ObjectHeader {
+    /// One past the last byte of the payload that may be accessed.
+    pub upper: AtomicUsize,
+    /// Aux pointer (low 48 bits) and flags (high 16 bits).
+    pub aux: AtomicU64,
+}
+
+/// Offset of `upper` in [`ObjectHeader`].
+pub const HEADER_UPPER_OFFSET: usize = offset_of!(ObjectHeader, upper);
+/// Offset of `aux` in [`ObjectHeader`].
+pub const HEADER_AUX_OFFSET: usize = offset_of!(ObjectHeader, aux);
+
+/// Bits of the aux word that hold the aux allocation's address.
+pub const AUX_PTR_MASK: u64 = (1 << 48) - 1;
+/// The object has been freed: `upper == lower`, every access traps.
+pub const FLAG_FREE: u64 = 1 << 48;
+/// Writes through this capability are refused (constants, `va_list` objects).
+pub const FLAG_READONLY: u64 = 1 << 49;
+/// The object is a global variable or function: it can never be freed.
+pub const FLAG_GLOBAL: u64 = 1 << 50;
+/// The object backs an `alloca`: freeing it is an invalid free.
+pub const FLAG_STACK: u64 = 1 << 51;
+/// Not an object header but the alignment pad of an over-aligned
+/// allocation: `upper` holds the payload address of the real object, whose
+/// header sits just below it.
+pub const FLAG_PAD: u64 = 1 << 52;
+/// Shift of the 4-bit special kind inside the aux word.
+pub const SPECIAL_SHIFT: u32 = 56;
+/// Mask of the special kind inside the aux word.
+pub const SPECIAL_MASK: u64 = 0xf << SPECIAL_SHIFT;
+
+/// What kind of object a capability describes. Specials have
+/// `upper == lower`, so no data access passes the access check.
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecialKind {
+    /// A plain data object.
+    None = 0,
+    /// A function: the payload's first word holds the callable entry address.
+    Function = 1,
+    /// The aux (shadow) allocation of another object.
+    Aux = 2,
+    /// An immutable atomic box `{intval, lower}`.
+    AtomicBox = 3,
+    /// A thread handle (later issues).
+    Thread = 4,
+    /// A `jmp_buf` (later issues).
+    JmpBuf = 5,
+    /// A stdio `FILE` (later issues).
+    File = 6,
+}
+
+impl SpecialKind {
+    /// Decodes the kind stored in an aux word; unknown values yield `None`
+    /// from this function so callers can report them.
+    pub const fn from_aux(aux: u64) -> Option<SpecialKind> {
+        match (aux & SPECIAL_MASK) >> SPECIAL_SHIFT {
+            0 => Some(SpecialKind::None),
+            1 => Some(SpecialKind::Function),
+            2 => Some(SpecialKind::Aux),
+            3 => Some(SpecialKind::AtomicBox),
+            4 => Some(SpecialKind::Thread),
+            5 => Some(SpecialKind::JmpBuf),
+            6 => Some(SpecialKind::File),
+            _ => None,
+        }
+    }
+
+    /// The aux-word bits that encode this kind.
+    pub const fn to_aux(self) -> u64 {
+        (self as u64) << SPECIAL_SHIFT
+    }
+
+    /// Human-readable name used in safety reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SpecialKind::None => "data",
+            SpecialKind::Function => "function",
+            SpecialKind::Aux => "aux",
+            SpecialKind::AtomicBox => "atomic box",
+            SpecialKind::Thread => "thread",
+            SpecialKind::JmpBuf => "jmp_buf",
+            SpecialKind::File => "FILE",
+        }
+    }
+}
+
+/// Low bit of a shadow word: set when the word holds `box | 1` (atomic mode)
+/// instead of a plain `lower` (non-atomic mode).
+pub const SHADOW_BOX_TAG: usize = 1;
+
+/// Payload layout of an atomic box object.
+#[repr(C)]
+#[derive(Debug)]
+pub struct AtomicBoxPayload {
+    /// The pointer's integer value.
+    pub intval: AtomicU64,
+    /// The pointer's capability (`lower`), or 0.
+    pub lower: AtomicUsize,
+}
+
+/// Size of an atomic box payload.
+pub const ATOMIC_BOX_SIZE: usize = size_of::<AtomicBoxPayload>();
+
+// ---------------------------------------------------------------------------
+// Flight pointers.
+// ---------------------------------------------------------------------------
+
+/// A pointer in flight: the untrusted address and its capability.
+///
+/// Passed and returned by value in two registers under the SysV ABI.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FlightPtr {
+    /// The address the program computed; never trusted.
+    pub intval: usize,
+    /// The payload address of the capability object, or 0 (null capability).
+    pub lower: usize,
+}
+
+impl FlightPtr {
+    /// The null pointer with the null capability.
+    pub const NULL: FlightPtr = FlightPtr { intval: 0, lower: 0 };
+
+    /// A pointer to the start of the object whose payload is at `lower`.
+    pub const fn from_lower(lower: usize) -> FlightPtr {
+        FlightPtr { intval: lower, lower }
+    }
+
+    /// The same capability at a different address (what `getelementptr` does).
+    pub const fn with_intval(self, intval: usize) -> FlightPtr {
+        FlightPtr { intval, lower: self.lower }
+    }
+
+    /// Pointer arithmetic that keeps the capability; wraps like LLVM's gep
+    /// without `inbounds`.
+    pub const fn offset(self, delta: isize) -> FlightPtr {
+        self.with_intval(self.intval.wrapping_add_signed(delta))
+    }
+}
+
+/// Result of an atomic pointer compare-exchange: the old value and whether
+/// the exchange happened.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CmpxchgResult {
+    /// The value found at the location.
+    pub old: FlightPtr,
+    /// 1 if the new value was stored, 0 otherwise.
+    pub success: u64,
+}
+
+// ---------------------------------------------------------------------------
+// Access kinds used by the out-of-line check-failure entry points.
+// ---------------------------------------------------------------------------
+
+/// The access reads.
+pub const ACCESS_READ: u32 = 1;
+/// The access writes.
+pub const ACCESS_WRITE: u32 = 2;
+/// The access requires natural alignment of its size (pointers, vectors).
+pub const ACCESS_ALIGNED: u32 = 4;
+
+// ---------------------------------------------------------------------------
+// Thread struct: the prefix that compiled code reads at fixed offsets.
+// ---------------------------------------------------------------------------
+
+/// Bytes of argument (and return) payload passed inline in the thread's CC
+/// buffers; larger calls spill to an outline buffer.
+pub const CC_INLINE_BYTES: usize = 512;
+/// Number of words in each inline CC buffer.
+pub const CC_INLINE_WORDS: usize = CC_INLINE_BYTES / WORD_SIZE;
+
+/// Thread state: running compiled code, must poll.
+pub const THREAD_STATE_ENTERED: u64 = 1;
+/// Thread state: in native code (blocking call); the collector acts for it.
+pub const THREAD_STATE_EXITED: u64 = 2;
+/// Mask of the entered/exited bits of the state word.
+pub const THREAD_STATE_MODE_MASK: u64 = 3;
+/// A soft handshake is pending: the next pollcheck must take the slow path.
+pub const THREAD_REQUEST_HANDSHAKE: u64 = 1 << 8;
+/// A stop (stop-the-world debugging mode, `fork`) is pending.
+pub const THREAD_REQUEST_STOP: u64 = 1 << 9;
+/// A signal is pending delivery at the next safepoint.
+pub const THREAD_REQUEST_SIGNAL: u64 = 1 << 10;
+/// Any bit in this mask sends the pollcheck to its slow path.
+pub const THREAD_REQUEST_MASK: u64 =
+    THREAD_REQUEST_HANDSHAKE | THREAD_REQUEST_STOP | THREAD_REQUEST_SIGNAL;
+
+/// The part of a mutator thread's state that compiled code reads and writes
+/// directly. The runtime's private thread state follows it in memory.
+#[repr(C)]
+#[derive(Debug)]
+pub struct ThreadAbi {
+    /// Mode and request bits (`THREAD_STATE_*`, `THREAD_REQUEST_*`).
+    pub state: AtomicU64,
+    /// Outline payload buffer for calls larger than `CC_INLINE_BYTES`, or null.
+    pub cc_outline_payload: *mut u64,
+    /// Outline capability buffer for calls larger than `CC_INLINE_BYTES`, or null.
+    pub cc_outline_caps: *mut usize,
+    /// Size in bytes of the outline buffers.
+    pub cc_outline_bytes: u64,
+    /// Inline argument/return payload words.
+    pub cc_payload: [u64; CC_INLINE_WORDS],
+    /// Inline argument/return capability words (`lower` or 0).
+    pub cc_caps: [usize; CC_INLINE_WORDS],
+}
+
+/// Offset of the state word in [`ThreadAbi`].
+pub const THREAD_STATE_OFFSET: usize = offset_of!(ThreadAbi, state);
+/// Offset of the outline payload pointer in [`ThreadAbi`].
+pub const THREAD_CC_OUTLINE_PAYLOAD_OFFSET: usize = offset_of!(ThreadAbi, cc_outline_payload);
+/// Offset of the outline capability pointer in [`ThreadAbi`].
+pub const THREAD_CC_OUTLINE_CAPS_OFFSET: usize = offset_of!(ThreadAbi, cc_outline_caps);
+/// Offset of the outline buffer size in [`ThreadAbi`].
+pub const THREAD_CC_OUTLINE_BYTES_OFFSET: usize = offset_of!(ThreadAbi, cc_outline_bytes);
+/// Offset of the inline payload CC buffer in [`ThreadAbi`].
+pub const THREAD_CC_PAYLOAD_OFFSET: usize = offset_of!(ThreadAbi, cc_payload);
+/// Offset of the inline capability CC buffer in [`ThreadAbi`].
+pub const THREAD_CC_CAPS_OFFSET: usize = offset_of!(ThreadAbi, cc_caps);
+/// Size of [`ThreadAbi`].
+pub const THREAD_ABI_SIZE: usize = size_of::<ThreadAbi>();
+
+/// Name of the exported byte that is non-zero while the collector marks;
+/// the store barrier's fast path is one load of it and a branch.
+pub const MARKING_FLAG_SYMBOL: &str = "gimso_gc_marking";
+
+// ---------------------------------------------------------------------------
+// Safety reports.
+// ---------------------------------------------------------------------------
+
+/// Exit status of a program stopped by a safety error (unless overridden
+/// with `GIMSO_ERROR_EXIT_CODE`).
+pub const SAFETY_EXIT_CODE: i32 = 134;
+/// First words of every safety report line on stderr.
+pub const SAFETY_REPORT_PREFIX: &str = "gimso: safety error:";
+/// First words of a fatal runtime error (out of memory, bad configuration).
+pub const FATAL_REPORT_PREFIX: &str = "gimso: fatal error:";
+
+// ---------------------------------------------------------------------------
+// Compile-time layout assertions.
+// ---------------------------------------------------------------------------
+
+const _: () = assert!(size_of::<ObjectHeader>() == HEADER_SIZE);
+const _: () = assert!(HEADER_UPPER_OFFSET == 0 && HEADER_AUX_OFFSET == 8);
+const _: () = assert!(size_of::<FlightPtr>() == 16);
+const _: () = assert!(size_of::<CmpxchgResult>() == 24);
+const _: () = assert!(ATOMIC_BOX_SIZE == 16);
+const _: () = assert!(THREAD_STATE_OFFSET == 0);
+const _: () = assert!(THREAD_CC_PAYLOAD_OFFSET % 16 == 0);
+const _: () = assert!(THREAD_REQUEST_MASK & THREAD_STATE_MODE_MASK == 0);
+const _: () = assert!(
+    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD) & (SPECIAL_MASK | AUX_PTR_MASK)
+        == 0
+);
+const _: () = assert!(MIN_ALIGN.is_power_of_two() && MAX_ALIGN.is_power_of_two());
+
+/// Every constant and layout value that `include/gimso.h` must declare,
+/// under its C name. The header test compares the two sets both ways.
+pub const ABI_CONSTANTS: &[(&str, u64)] = &[
+    ("GIMSO_ABI_VERSION", ABI_VERSION as u64),
+    ("GIMSO_WORD_SIZE", WORD_SIZE as u64),
+    ("GIMSO_HEADER_SIZE", HEADER_SIZE as u64),
+    ("GIMSO_MIN_ALIGN", MIN_ALIGN as u64),
+    ("GIMSO_MAX_ALIGN", MAX_ALIGN as u64),
+    ("GIMSO_MAX_OBJECT_SIZE", MAX_OBJECT_SIZE as u64),
+    ("GIMSO_HEADER_UPPER_OFFSET", HEADER_UPPER_OFFSET as u64),
+    ("GIMSO_HEADER_AUX_OFFSET", HEADER_AUX_OFFSET as u64),
+    ("GIMSO_AUX_PTR_MASK", AUX_PTR_MASK),
+    ("GIMSO_FLAG_FREE", FLAG_FREE),
+    ("GIMSO_FLAG_READONLY", FLAG_READONLY),
+    ("GIMSO_FLAG_GLOBAL", FLAG_GLOBAL),
+    ("GIMSO_FLAG_STACK", FLAG_STACK),
+    ("GIMSO_FLAG_PAD", FLAG_PAD),
+    ("GIMSO_SPECIAL_SHIFT", SPECIAL_SHIFT as u64),
+    ("GIMSO_SPECIAL_MASK", SPECIAL_MASK),
+    ("GIMSO_SPECIAL_NONE", SpecialKind::None as u64),
+    ("GIMSO_SPECIAL_FUNCTION", SpecialKind::Function as u64),
+    ("GIMSO_SPECIAL_AUX", SpecialKind::Aux as u64),
+    ("GIMSO_SPECIAL_ATOMIC_BOX", SpecialKind::AtomicBox as u64),
+    ("GIMSO_SPECIAL_THREAD", SpecialKind::Thread as u64),
+    ("GIMSO_SPECIAL_JMP_BUF", SpecialKind::JmpBuf as u64),
+    ("GIMSO_SPECIAL_FILE", SpecialKind::File as u64),
+    ("GIMSO_SHADOW_BOX_TAG", SHADOW_BOX_TAG as u64),
+    ("GIMSO_ATOMIC_BOX_SIZE", ATOMIC_BOX_SIZE as u64),
+    ("GIMSO_ACCESS_READ", ACCESS_READ as u64),
+    ("GIMSO_ACCESS_WRITE", ACCESS_WRITE as u64),
+    ("GIMSO_ACCESS_ALIGNED", ACCESS_ALIGNED as u64),
+    ("GIMSO_CC_INLINE_BYTES", CC_INLINE_BYTES as u64),
+    ("GIMSO_CC_INLINE_WORDS", CC_INLINE_WORDS as u64),
+    ("GIMSO_THREAD_STATE_ENTERED", THREAD_STATE_ENTERED),
+    ("GIMSO_THREAD_STATE_EXITED", THREAD_STATE_EXITED),
+    ("GIMSO_THREAD_STATE_MODE_MASK", THREAD_STATE_MODE_MASK),
+    ("GIMSO_THREAD_REQUEST_HANDSHAKE", THREAD_REQUEST_HANDSHAKE),
+    ("GIMSO_THREAD_REQUEST_STOP", THREAD_REQUEST_STOP),
+    ("GIMSO_THREAD_REQUEST_SIGNAL", THREAD_REQUEST_SIGNAL),
+    ("GIMSO_THREAD_REQUEST_MASK", THREAD_REQUEST_MASK),
+    ("GIMSO_THREAD_STATE_OFFSET", THREAD_STATE_OFFSET as u64),
+    ("GIMSO_THREAD_CC_OUTLINE_PAYLOAD_OFFSET", THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64),
+    ("GIMSO_THREAD_CC_OUTLINE_CAPS_OFFSET", THREAD_CC_OUTLINE_CAPS_OFFSET as u64),
+    ("GIMSO_THREAD_CC_OUTLINE_BYTES_OFFSET", THREAD_CC_OUTLINE_BYTES_OFFSET as u64),
+    ("GIMSO_THREAD_CC_PAYLOAD_OFFSET", THREAD_CC_PAYLOAD_OFFSET as u64),
+    ("GIMSO_THREAD_CC_CAPS_OFFSET", THREAD_CC_CAPS_OFFSET as u64),
+    ("GIMSO_THREAD_ABI_SIZE", THREAD_ABI_SIZE as u64),
+    ("GIMSO_SAFETY_EXIT_CODE", SAFETY_EXIT_CODE as u64),
+];
+
+/// C struct layouts the header must match: `(struct, field, offset)`, with
+/// `field == ""` meaning `sizeof(struct)`.
+pub const ABI_LAYOUTS: &[(&str, &str, u64)] = &[
+    ("gimso_object_header", "", HEADER_SIZE as u64),
+    ("gimso_object_header", "upper", HEADER_UPPER_OFFSET as u64),
+    ("gimso_object_header", "aux", HEADER_AUX_OFFSET as u64),
+    ("gimso_ptr", "", size_of::<FlightPtr>() as u64),
+    ("gimso_ptr", "intval", offset_of!(FlightPtr, intval) as u64),
+    ("gimso_ptr", "lower", offset_of!(FlightPtr, lower) as u64),
+    ("gimso_cmpxchg_result", "", size_of::<CmpxchgResult>() as u64),
+    ("gimso_cmpxchg_result", "old", offset_of!(CmpxchgResult, old) as u64),
+    ("gimso_cmpxchg_result", "success", offset_of!(CmpxchgResult, success) as u64),
+    ("gimso_atomic_box", "", ATOMIC_BOX_SIZE as u64),
+    ("gimso_atomic_box", "intval", offset_of!(AtomicBoxPayload, intval) as u64),
+    ("gimso_atomic_box", "lower", offset_of!(AtomicBoxPayload, lower) as u64),
+    ("gimso_thread_abi", "", THREAD_ABI_SIZE as u64),
+    ("gimso_thread_abi", "state", THREAD_STATE_OFFSET as u64),
+    ("gimso_thread_abi", "cc_outline_payload", THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64),
+    ("gimso_thread_abi", "cc_outline_caps", THREAD_CC_OUTLINE_CAPS_OFFSET as u64),
+    ("gimso_thread_abi", "cc_outline_bytes", THREAD_CC_OUTLINE_BYTES_OFFSET as u64),
+    ("gimso_thread_abi", "cc_payload", THREAD_CC_PAYLOAD_OFFSET as u64),
+    ("gimso_thread_abi", "cc_caps", THREAD_CC_CAPS_OFFSET as u64),
+];
