@@ -1,1 +1,15 @@
-//! placeholder
+//! The gimso runtime library: `libgimso.a` / `libgimso.so`.
+//!
+//! This crate only binds the member crates to the stable C ABI declared in
+//! `include/gimso.h`; every behaviour lives below it:
+//! `gimso-abi` (layouts), `gimso-heap` (memory), `gimso-shadow` (capability
+//! objects), `gimso-atomics` (the pointer-slot protocol), `gimso-gc`,
+//! `gimso-unwind` and `gimso-libc-wrappers` (later issues).
+
+pub mod capi;
+pub mod mutator;
+
+pub use gimso_abi as abi;
+pub use gimso_atomics as atomics;
+pub use gimso_heap as heap;
+pub use gimso_shadow as shadow;

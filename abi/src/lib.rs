@@ -167,16 +167,25 @@ pub struct FlightPtr {
 
 impl FlightPtr {
     /// The null pointer with the null capability.
-    pub const NULL: FlightPtr = FlightPtr { intval: 0, lower: 0 };
+    pub const NULL: FlightPtr = FlightPtr {
+        intval: 0,
+        lower: 0,
+    };
 
     /// A pointer to the start of the object whose payload is at `lower`.
     pub const fn from_lower(lower: usize) -> FlightPtr {
-        FlightPtr { intval: lower, lower }
+        FlightPtr {
+            intval: lower,
+            lower,
+        }
     }
 
     /// The same capability at a different address (what `getelementptr` does).
     pub const fn with_intval(self, intval: usize) -> FlightPtr {
-        FlightPtr { intval, lower: self.lower }
+        FlightPtr {
+            intval,
+            lower: self.lower,
+        }
     }
 
     /// Pointer arithmetic that keeps the capability; wraps like LLVM's gep
@@ -195,6 +204,34 @@ pub struct CmpxchgResult {
     pub old: FlightPtr,
     /// 1 if the new value was stored, 0 otherwise.
     pub success: u64,
+}
+
+/// Where a checked operation sits in the program's source, passed by
+/// compiled code to the out-of-line failure paths (null fields: unknown).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SourceLocation {
+    /// NUL-terminated file name, or null.
+    pub file: *const u8,
+    /// NUL-terminated function name, or null.
+    pub function: *const u8,
+    /// 1-based line, 0 if unknown.
+    pub line: u32,
+    /// 1-based column, 0 if unknown.
+    pub column: u32,
+}
+
+// SAFETY: a SourceLocation only ever points at immutable string constants.
+unsafe impl Sync for SourceLocation {}
+
+impl SourceLocation {
+    /// A location that says nothing (runtime-internal callers).
+    pub const UNKNOWN: SourceLocation = SourceLocation {
+        file: core::ptr::null(),
+        function: core::ptr::null(),
+        line: 0,
+        column: 0,
+    };
 }
 
 // ---------------------------------------------------------------------------
@@ -293,11 +330,13 @@ const _: () = assert!(HEADER_UPPER_OFFSET == 0 && HEADER_AUX_OFFSET == 8);
 const _: () = assert!(size_of::<FlightPtr>() == 16);
 const _: () = assert!(size_of::<CmpxchgResult>() == 24);
 const _: () = assert!(ATOMIC_BOX_SIZE == 16);
+const _: () = assert!(size_of::<SourceLocation>() == 24);
 const _: () = assert!(THREAD_STATE_OFFSET == 0);
 const _: () = assert!(THREAD_CC_PAYLOAD_OFFSET % 16 == 0);
 const _: () = assert!(THREAD_REQUEST_MASK & THREAD_STATE_MODE_MASK == 0);
 const _: () = assert!(
-    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD) & (SPECIAL_MASK | AUX_PTR_MASK)
+    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD)
+        & (SPECIAL_MASK | AUX_PTR_MASK)
         == 0
 );
 const _: () = assert!(MIN_ALIGN.is_power_of_two() && MAX_ALIGN.is_power_of_two());
@@ -343,10 +382,22 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_THREAD_REQUEST_SIGNAL", THREAD_REQUEST_SIGNAL),
     ("GIMSO_THREAD_REQUEST_MASK", THREAD_REQUEST_MASK),
     ("GIMSO_THREAD_STATE_OFFSET", THREAD_STATE_OFFSET as u64),
-    ("GIMSO_THREAD_CC_OUTLINE_PAYLOAD_OFFSET", THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64),
-    ("GIMSO_THREAD_CC_OUTLINE_CAPS_OFFSET", THREAD_CC_OUTLINE_CAPS_OFFSET as u64),
-    ("GIMSO_THREAD_CC_OUTLINE_BYTES_OFFSET", THREAD_CC_OUTLINE_BYTES_OFFSET as u64),
-    ("GIMSO_THREAD_CC_PAYLOAD_OFFSET", THREAD_CC_PAYLOAD_OFFSET as u64),
+    (
+        "GIMSO_THREAD_CC_OUTLINE_PAYLOAD_OFFSET",
+        THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64,
+    ),
+    (
+        "GIMSO_THREAD_CC_OUTLINE_CAPS_OFFSET",
+        THREAD_CC_OUTLINE_CAPS_OFFSET as u64,
+    ),
+    (
+        "GIMSO_THREAD_CC_OUTLINE_BYTES_OFFSET",
+        THREAD_CC_OUTLINE_BYTES_OFFSET as u64,
+    ),
+    (
+        "GIMSO_THREAD_CC_PAYLOAD_OFFSET",
+        THREAD_CC_PAYLOAD_OFFSET as u64,
+    ),
     ("GIMSO_THREAD_CC_CAPS_OFFSET", THREAD_CC_CAPS_OFFSET as u64),
     ("GIMSO_THREAD_ABI_SIZE", THREAD_ABI_SIZE as u64),
     ("GIMSO_SAFETY_EXIT_CODE", SAFETY_EXIT_CODE as u64),
@@ -361,17 +412,78 @@ pub const ABI_LAYOUTS: &[(&str, &str, u64)] = &[
     ("gimso_ptr", "", size_of::<FlightPtr>() as u64),
     ("gimso_ptr", "intval", offset_of!(FlightPtr, intval) as u64),
     ("gimso_ptr", "lower", offset_of!(FlightPtr, lower) as u64),
-    ("gimso_cmpxchg_result", "", size_of::<CmpxchgResult>() as u64),
-    ("gimso_cmpxchg_result", "old", offset_of!(CmpxchgResult, old) as u64),
-    ("gimso_cmpxchg_result", "success", offset_of!(CmpxchgResult, success) as u64),
+    (
+        "gimso_cmpxchg_result",
+        "",
+        size_of::<CmpxchgResult>() as u64,
+    ),
+    (
+        "gimso_cmpxchg_result",
+        "old",
+        offset_of!(CmpxchgResult, old) as u64,
+    ),
+    (
+        "gimso_cmpxchg_result",
+        "success",
+        offset_of!(CmpxchgResult, success) as u64,
+    ),
     ("gimso_atomic_box", "", ATOMIC_BOX_SIZE as u64),
-    ("gimso_atomic_box", "intval", offset_of!(AtomicBoxPayload, intval) as u64),
-    ("gimso_atomic_box", "lower", offset_of!(AtomicBoxPayload, lower) as u64),
+    (
+        "gimso_atomic_box",
+        "intval",
+        offset_of!(AtomicBoxPayload, intval) as u64,
+    ),
+    (
+        "gimso_atomic_box",
+        "lower",
+        offset_of!(AtomicBoxPayload, lower) as u64,
+    ),
+    (
+        "gimso_source_location",
+        "",
+        size_of::<SourceLocation>() as u64,
+    ),
+    (
+        "gimso_source_location",
+        "file",
+        offset_of!(SourceLocation, file) as u64,
+    ),
+    (
+        "gimso_source_location",
+        "function",
+        offset_of!(SourceLocation, function) as u64,
+    ),
+    (
+        "gimso_source_location",
+        "line",
+        offset_of!(SourceLocation, line) as u64,
+    ),
+    (
+        "gimso_source_location",
+        "column",
+        offset_of!(SourceLocation, column) as u64,
+    ),
     ("gimso_thread_abi", "", THREAD_ABI_SIZE as u64),
     ("gimso_thread_abi", "state", THREAD_STATE_OFFSET as u64),
-    ("gimso_thread_abi", "cc_outline_payload", THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64),
-    ("gimso_thread_abi", "cc_outline_caps", THREAD_CC_OUTLINE_CAPS_OFFSET as u64),
-    ("gimso_thread_abi", "cc_outline_bytes", THREAD_CC_OUTLINE_BYTES_OFFSET as u64),
-    ("gimso_thread_abi", "cc_payload", THREAD_CC_PAYLOAD_OFFSET as u64),
+    (
+        "gimso_thread_abi",
+        "cc_outline_payload",
+        THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64,
+    ),
+    (
+        "gimso_thread_abi",
+        "cc_outline_caps",
+        THREAD_CC_OUTLINE_CAPS_OFFSET as u64,
+    ),
+    (
+        "gimso_thread_abi",
+        "cc_outline_bytes",
+        THREAD_CC_OUTLINE_BYTES_OFFSET as u64,
+    ),
+    (
+        "gimso_thread_abi",
+        "cc_payload",
+        THREAD_CC_PAYLOAD_OFFSET as u64,
+    ),
     ("gimso_thread_abi", "cc_caps", THREAD_CC_CAPS_OFFSET as u64),
 ];

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Model-checks the pointer-slot protocol (crate gimso-atomics) with loom.
+# The acceptance bound is LOOM_MAX_PREEMPTIONS=3 (the default here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LOOM_MAX_PREEMPTIONS="${LOOM_MAX_PREEMPTIONS:-3}"
+RUSTFLAGS="--cfg loom" cargo test -p gimso-atomics --release --target-dir target/loom -- --test-threads=2

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what gimso needs on a fresh Debian 12 machine (run as root):
+# clang-16 and llvm-16-dev from the distribution, and checks for cargo.
+set -euo pipefail
+if ! command -v clang-16 >/dev/null 2>&1 || [ ! -x /usr/lib/llvm-16/bin/llvm-config ]; then
+    echo "setup: installing clang-16 llvm-16-dev" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq clang-16 llvm-16-dev >/dev/null
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    if [ -x "$HOME/.cargo/bin/cargo" ]; then
+        export PATH="$HOME/.cargo/bin:$PATH"
+    else
+        echo "setup: cargo not found; install Rust (rustup) first" >&2
+        exit 1
+    fi
+fi

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every test of the default run: formatting, lints, the workspace's tests
+# (unit, integration, header-vs-ABI, child-process safety reports, stress),
+# the loom models at a small preemption bound, and the example program.
+# Longer runs: LOOM_MAX_PREEMPTIONS=3 scripts/loom.sh, and `cargo bench`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== cargo build --release (libgimso.a, libgimso.so)"
+cargo build --release --quiet
+echo "== cargo test"
+cargo test --workspace
+echo "== loom models (LOOM_MAX_PREEMPTIONS=${LOOM_MAX_PREEMPTIONS:=2})"
+LOOM_MAX_PREEMPTIONS=$LOOM_MAX_PREEMPTIONS scripts/loom.sh
+echo "== example"
+scripts/run-example.sh

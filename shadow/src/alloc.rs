@@ -1,0 +1,143 @@
+//! Creating capability objects: data objects, over-aligned objects, specials
+//! and the lazily created aux (shadow) allocation.
+
+use core::sync::atomic::{AtomicUsize, Ordering};
+
+use gimso_abi::{
+    AUX_PTR_MASK, FLAG_FREE, FLAG_PAD, HEADER_SIZE, MAX_ALIGN, MAX_OBJECT_SIZE, MIN_ALIGN,
+    ObjectHeader, SpecialKind, WORD_SIZE,
+};
+use gimso_heap::{LocalHeap, fatal_oom};
+
+use crate::object::ObjRef;
+
+/// Rounds a requested payload size up to whole words, as the bounds of every
+/// object are.
+#[inline(always)]
+pub fn payload_size(size: usize) -> usize {
+    (size + WORD_SIZE - 1) & !(WORD_SIZE - 1)
+}
+
+/// Allocates a zeroed data object of `size` bytes whose payload is aligned
+/// to `align` (a power of two; values below 16 mean 16), with the given
+/// flag bits (`FLAG_READONLY`, `FLAG_GLOBAL`, `FLAG_STACK`) in its header.
+///
+/// Returns the capability. Sizes beyond `MAX_OBJECT_SIZE` and exhausted
+/// memory are a clean fatal error naming the size.
+///
+/// # Panics
+/// Never; an alignment that is not a power of two or exceeds `MAX_ALIGN` is
+/// rejected by the C-ABI layer before it gets here (debug-asserted).
+#[inline]
+pub fn alloc_object(local: &mut LocalHeap, size: usize, align: usize, flags: u64) -> ObjRef {
+    let payload = checked_payload(size);
+    let lower = place(local, payload, align, flags);
+    // SAFETY: `place` wrote a fresh header below `lower`.
+    let obj = unsafe { ObjRef::from_lower(lower) };
+    obj.header().upper.store(lower + payload, Ordering::Release);
+    obj
+}
+
+/// Allocates a special object (function, aux, atomic box, ...) with
+/// `payload_bytes` of runtime-private payload. Specials have
+/// `upper == lower`, so program code can never read or write them.
+#[inline]
+pub fn alloc_special(
+    local: &mut LocalHeap,
+    kind: SpecialKind,
+    payload_bytes: usize,
+    flags: u64,
+) -> ObjRef {
+    let payload = checked_payload(payload_bytes);
+    let lower = place(local, payload, MIN_ALIGN, flags | kind.to_aux());
+    // SAFETY: `place` wrote a fresh header below `lower`.
+    let obj = unsafe { ObjRef::from_lower(lower) };
+    obj.header().upper.store(lower, Ordering::Release);
+    obj
+}
+
+fn checked_payload(size: usize) -> usize {
+    if size > MAX_OBJECT_SIZE {
+        fatal_oom(size);
+    }
+    payload_size(size)
+}
+
+/// Takes a slot from the heap, lays out `[pad?][header][payload]` and writes
+/// the aux word; returns `lower`. The caller writes `upper`.
+#[inline(always)]
+fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize {
+    debug_assert!(align.is_power_of_two() && align <= MAX_ALIGN);
+    if align <= MIN_ALIGN {
+        let slot = local.alloc(HEADER_SIZE + payload).as_ptr() as usize;
+        let lower = slot + HEADER_SIZE;
+        header_at(slot).aux.store(aux, Ordering::Relaxed);
+        return lower;
+    }
+    // Over-aligned: allocate `align` extra bytes and put the header just
+    // below the first aligned payload address. If that is not the slot
+    // start, a pad header at the slot start points at the real payload so
+    // address lookup can find the object from any interior address.
+    let slot = local.alloc(HEADER_SIZE + payload + align).as_ptr() as usize;
+    let lower = (slot + HEADER_SIZE + align - 1) & !(align - 1);
+    if lower - HEADER_SIZE != slot {
+        let pad = header_at(slot);
+        pad.upper.store(lower, Ordering::Relaxed);
+        pad.aux.store(FLAG_PAD, Ordering::Release);
+    }
+    header_at(lower - HEADER_SIZE)
+        .aux
+        .store(aux, Ordering::Relaxed);
+    lower
+}
+
+#[inline(always)]
+fn header_at(addr: usize) -> &'static ObjectHeader {
+    // SAFETY: callers pass an address inside a freshly allocated slot with at
+    // least 16 bytes available, 16-aligned; the slot stays allocated while
+    // the object it holds is reachable.
+    unsafe { &*(addr as *const ObjectHeader) }
+}
+
+/// The shadow words of `obj`, creating the aux allocation on first use.
+///
+/// Returns `None` when the object was freed (its capabilities no longer
+/// matter: every later access traps) or has no payload words.
+pub fn ensure_aux(local: &mut LocalHeap, obj: ObjRef) -> Option<*const AtomicUsize> {
+    let header = obj.header();
+    let mut aux = header.aux.load(Ordering::Acquire);
+    if aux & AUX_PTR_MASK != 0 {
+        return Some((aux & AUX_PTR_MASK) as usize as *const AtomicUsize);
+    }
+    if aux & FLAG_FREE != 0 {
+        return None;
+    }
+    let bytes = obj.upper().saturating_sub(obj.lower());
+    if bytes == 0 {
+        return None;
+    }
+    let words = bytes.div_ceil(WORD_SIZE);
+    let shadow = alloc_special(local, SpecialKind::Aux, words * WORD_SIZE, 0).lower();
+    debug_assert!(shadow as u64 & !AUX_PTR_MASK == 0);
+    loop {
+        match header.aux.compare_exchange_weak(
+            aux,
+            aux | shadow as u64,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => return Some(shadow as *const AtomicUsize),
+            Err(now) => {
+                // Another thread installed an aux first (ours becomes garbage
+                // for the collector), or the object was freed meanwhile.
+                if now & AUX_PTR_MASK != 0 {
+                    return Some((now & AUX_PTR_MASK) as usize as *const AtomicUsize);
+                }
+                if now & FLAG_FREE != 0 {
+                    return None;
+                }
+                aux = now;
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The store barrier's mutator side (Dijkstra insertion barrier).
+//!
+//! While the collector marks, every pointer stored into the heap has its
+//! target marked and handed to the collector as grey. The fast path is one
+//! byte load of the exported flag and a branch; compiled code inlines the
+//! same test against the symbol `gimso_gc_marking`. The collector (crate
+//! `gimso-gc`) sets the flag and installs the grey hook.
+
+use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+
+use gimso_abi::HEADER_SIZE;
+
+/// Non-zero while the collector marks. Part of the ABI (`gimso.h`).
+#[allow(non_upper_case_globals)]
+#[unsafe(no_mangle)]
+pub static gimso_gc_marking: AtomicU8 = AtomicU8::new(0);
+
+/// Receives each object the barrier newly marked (its `lower`).
+pub type GreyHook = fn(usize);
+
+static GREY_HOOK: AtomicPtr<()> = AtomicPtr::new(core::ptr::null_mut());
+
+/// Installs the collector's grey-object sink (or removes it with `None`).
+pub fn set_grey_hook(hook: Option<GreyHook>) {
+    let raw = hook.map_or(core::ptr::null_mut(), |h| h as *mut ());
+    GREY_HOOK.store(raw, Ordering::Release);
+}
+
+/// Whether the collector is marking.
+#[inline(always)]
+pub fn marking() -> bool {
+    gimso_gc_marking.load(Ordering::Relaxed) != 0
+}
+
+/// The barrier for a pointer whose capability `lower` is being stored.
+#[inline(always)]
+pub fn store_barrier(lower: usize) {
+    if marking() && lower != 0 {
+        barrier_slow(lower);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn barrier_slow(lower: usize) {
+    // The header's address is inside the object's slot even for
+    // over-aligned objects, whose slot starts with a pad.
+    let Some(slot) = gimso_heap::lookup(lower - HEADER_SIZE) else {
+        return; // not a heap object (globals are roots)
+    };
+    // SAFETY: lookup returned the start of an allocated slot.
+    if unsafe { gimso_heap::mark(slot.start) } {
+        let raw = GREY_HOOK.load(Ordering::Acquire);
+        if !raw.is_null() {
+            // SAFETY: only set_grey_hook stores here, always a GreyHook.
+            let hook: GreyHook = unsafe { core::mem::transmute::<*mut (), GreyHook>(raw) };
+            hook(lower);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! `memmove` / `memcpy` / `memset` with the spec's capability rules.
+//!
+//! - In phase (`dst % 8 == src % 8`): every word wholly inside the copied
+//!   range takes the source word's capability; a word only partly covered
+//!   at either end loses its capability.
+//! - Out of phase: every destination word the range touches loses its
+//!   capability.
+//! - `memset` nulls the capability of every word it touches.
+//! - `memcpy` is `memmove`; overlapping ranges move as memmove does, bytes
+//!   and capabilities alike.
+//!
+//! Capabilities copied from a word in atomic mode are stored in
+//! non-atomic mode (the box's `lower`), like any plain pointer store.
+
+use core::sync::atomic::{AtomicUsize, Ordering};
+
+use gimso_abi::{AtomicBoxPayload, FlightPtr, SHADOW_BOX_TAG, SourceLocation, WORD_SIZE};
+use gimso_heap::LocalHeap;
+
+use crate::alloc::ensure_aux;
+use crate::barrier::store_barrier;
+use crate::check::{Access, check_access_at};
+use crate::object::ObjRef;
+
+/// The capability a shadow word holds, unwrapping an atomic box.
+#[inline(always)]
+pub fn capability_of_word(w: usize) -> usize {
+    if w & SHADOW_BOX_TAG == 0 {
+        return w;
+    }
+    // SAFETY: a tagged shadow word points at an immutable atomic box that
+    // stays alive while the word references it.
+    let b = unsafe { &*((w & !SHADOW_BOX_TAG) as *const AtomicBoxPayload) };
+    b.lower.load(Ordering::Acquire)
+}
+
+#[inline(always)]
+fn shadow_word(aux: *const AtomicUsize, obj: ObjRef, addr: usize) -> &'static AtomicUsize {
+    // SAFETY: aux holds one word per payload word and `addr` is a word
+    // address inside the payload, checked by the caller.
+    unsafe { &*aux.add((addr - obj.lower()) / WORD_SIZE) }
+}
+
+/// Word addresses `[first, last]` touched by `[addr, addr + n)`, n > 0.
+fn touched_words(addr: usize, n: usize) -> (usize, usize) {
+    let first = addr & !(WORD_SIZE - 1);
+    let last = (addr + n - 1) & !(WORD_SIZE - 1);
+    (first, last)
+}
+
+/// Nulls the capabilities of every word `[addr, addr + n)` touches.
+fn null_capabilities(obj: ObjRef, addr: usize, n: usize) {
+    let Some(aux) = obj.aux_words() else { return };
+    let (first, last) = touched_words(addr, n);
+    let mut w = first;
+    while w <= last {
+        shadow_word(aux, obj, w).store(0, Ordering::Release);
+        w += WORD_SIZE;
+    }
+}
+
+/// `memmove(dst, src, n)`: bounds-checks both ranges, moves the bytes, then
+/// moves or nulls capabilities as the module documentation says.
+pub fn memmove_at(
+    local: &mut LocalHeap,
+    dst: FlightPtr,
+    src: FlightPtr,
+    n: usize,
+    loc: &SourceLocation,
+) {
+    if n == 0 {
+        return;
+    }
+    let src_obj = check_access_at(src, Access::read(n), loc);
+    let dst_obj = check_access_at(dst, Access::write(n), loc);
+    // SAFETY: both ranges were just checked against live objects; ptr::copy
+    // has memmove semantics for overlapping ranges.
+    unsafe { core::ptr::copy(src.intval as *const u8, dst.intval as *mut u8, n) };
+
+    let in_phase = dst.intval % WORD_SIZE == src.intval % WORD_SIZE;
+    let src_aux = src_obj.aux_words();
+    if !in_phase || src_aux.is_none() {
+        null_capabilities(dst_obj, dst.intval, n);
+        return;
+    }
+    let src_aux = src_aux.unwrap_or(core::ptr::null());
+    let (first, last) = touched_words(dst.intval, n);
+    let end = dst.intval + n;
+    let whole = |w: usize| w >= dst.intval && w + WORD_SIZE <= end;
+    let delta = src.intval.wrapping_sub(dst.intval);
+    let mut dst_aux = dst_obj.aux_words();
+    // Walk in the direction memmove would, so an overlapping move within one
+    // object reads each source capability before overwriting it.
+    let backward = dst.intval > src.intval;
+    let count = (last - first) / WORD_SIZE + 1;
+    for i in 0..count {
+        let w = if backward {
+            last - i * WORD_SIZE
+        } else {
+            first + i * WORD_SIZE
+        };
+        let cap = if whole(w) {
+            let s = w.wrapping_add(delta);
+            capability_of_word(shadow_word(src_aux, src_obj, s).load(Ordering::Acquire))
+        } else {
+            0
+        };
+        if cap == 0 && dst_aux.is_none() {
+            continue;
+        }
+        if dst_aux.is_none() {
+            dst_aux = ensure_aux(local, dst_obj);
+        }
+        let Some(aux) = dst_aux else { return }; // freed meanwhile: caps moot
+        store_barrier(cap);
+        shadow_word(aux, dst_obj, w).store(cap, Ordering::Release);
+    }
+}
+
+/// `memset(dst, c, n)`: bounds-checks, fills, nulls touched capabilities.
+pub fn memset_at(dst: FlightPtr, c: u8, n: usize, loc: &SourceLocation) {
+    if n == 0 {
+        return;
+    }
+    let obj = check_access_at(dst, Access::write(n), loc);
+    // SAFETY: the range was just checked against a live object.
+    unsafe { core::ptr::write_bytes(dst.intval as *mut u8, c, n) };
+    null_capabilities(obj, dst.intval, n);
+}

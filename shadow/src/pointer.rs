@@ -1,0 +1,210 @@
+//! Pointer loads and stores through shadow storage: the spec's non-atomic
+//! and atomic rules, with bounds checks, lazy aux creation, heap-allocated
+//! atomic boxes and the store barrier around the slot protocol of
+//! `gimso-atomics`.
+
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use gimso_abi::{CmpxchgResult, FlightPtr, SourceLocation, SpecialKind, WORD_SIZE};
+use gimso_atomics::{AbiBoxReader, BoxAlloc, BoxRead, Ptr, Slot};
+use gimso_heap::LocalHeap;
+
+use crate::alloc::{alloc_special, ensure_aux};
+use crate::barrier::store_barrier;
+use crate::check::{Access, check_access_at};
+use crate::object::ObjRef;
+use crate::report::{Operation, SafetyError, report};
+
+/// Atomic boxes as GC objects of special kind ATOMIC_BOX, allocated from
+/// the calling thread's cache.
+pub struct HeapBoxes<'a>(pub &'a mut LocalHeap);
+
+impl BoxRead for HeapBoxes<'_> {
+    #[inline]
+    unsafe fn read_box(addr: usize) -> Ptr {
+        // SAFETY: forwarded contract: `addr` is a live, published box payload.
+        unsafe { AbiBoxReader::read_box(addr) }
+    }
+}
+
+// SAFETY: new_box returns the 16-byte-aligned payload of a fresh box object
+// holding exactly `v`, laid out as AtomicBoxPayload (what AbiBoxReader
+// reads); the collector keeps boxes alive while a shadow word refers to them.
+unsafe impl BoxAlloc for HeapBoxes<'_> {
+    #[inline]
+    fn new_box(&mut self, v: Ptr) -> usize {
+        let obj = alloc_special(
+            self.0,
+            SpecialKind::AtomicBox,
+            gimso_abi::ATOMIC_BOX_SIZE,
+            0,
+        );
+        // SAFETY: the box payload is 16 fresh bytes laid out as AtomicBoxPayload.
+        let payload = unsafe { &*(obj.lower() as *const gimso_abi::AtomicBoxPayload) };
+        payload.intval.store(v.intval, Ordering::Relaxed);
+        payload.lower.store(v.lower, Ordering::Relaxed);
+        // A box is a new heap reference to `v.lower`.
+        store_barrier(v.lower);
+        obj.lower()
+    }
+}
+
+fn to_ptr(p: FlightPtr) -> Ptr {
+    Ptr {
+        intval: p.intval as u64,
+        lower: p.lower,
+    }
+}
+
+fn to_flight(p: Ptr) -> FlightPtr {
+    FlightPtr {
+        intval: p.intval as usize,
+        lower: p.lower,
+    }
+}
+
+/// The slot at checked address `at` of `obj`, whose shadow words are `aux`.
+#[inline(always)]
+fn slot<'a, B: BoxRead>(obj: ObjRef, aux: *const AtomicUsize, at: usize) -> Slot<'a, B> {
+    // SAFETY: `at` passed an aligned 8-byte access check against `obj`, so
+    // it is a payload word and its shadow word exists in `aux`; shadow
+    // words are only written through gimso-atomics with boxes that
+    // AbiBoxReader reads, published with Release.
+    unsafe {
+        let payload = &*(at as *const AtomicU64);
+        let shadow = &*aux.add((at - obj.lower()) / WORD_SIZE);
+        Slot::new(payload, shadow)
+    }
+}
+
+#[inline(always)]
+fn payload_word<'a>(at: usize) -> &'a AtomicU64 {
+    // SAFETY: `at` passed an aligned 8-byte access check.
+    unsafe { &*(at as *const AtomicU64) }
+}
+
+/// Non-atomic pointer store of `value` at `dst`.
+#[inline]
+pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &SourceLocation) {
+    let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
+    store_barrier(value.lower);
+    let aux = match obj.aux_words() {
+        Some(aux) => Some(aux),
+        // No aux means every capability here is null: storing a null
+        // capability needs none.
+        None if value.lower == 0 => None,
+        None => ensure_aux(local, obj),
+    };
+    match aux {
+        Some(aux) => {
+            gimso_atomics::plain_store(slot::<AbiBoxReader>(obj, aux, dst.intval), to_ptr(value))
+        }
+        // Freed since the check: the store is ordered before the free; the
+        // capability is moot because every later access traps.
+        None => payload_word(dst.intval).store(value.intval as u64, Ordering::Relaxed),
+    }
+}
+
+/// Non-atomic pointer load from `src`.
+#[inline]
+pub fn load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {
+    let obj = check_access_at(src, Access::POINTER_READ, loc);
+    match obj.aux_words() {
+        Some(aux) => to_flight(gimso_atomics::plain_load(slot::<AbiBoxReader>(
+            obj, aux, src.intval,
+        ))),
+        None => FlightPtr {
+            intval: payload_word(src.intval).load(Ordering::Relaxed) as usize,
+            lower: 0,
+        },
+    }
+}
+
+fn aux_for_atomic(
+    local: &mut LocalHeap,
+    obj: ObjRef,
+    at: FlightPtr,
+    loc: &SourceLocation,
+) -> *const AtomicUsize {
+    match ensure_aux(local, obj) {
+        Some(aux) => aux,
+        // Freed between the check and now: a racing free, reported as the
+        // use after free it is.
+        None => report(
+            SafetyError::UseAfterFree,
+            at,
+            Operation::Access(Access::POINTER_WRITE),
+            loc,
+        ),
+    }
+}
+
+/// Atomic pointer store (intval and capability never tear).
+pub fn atomic_store_ptr(
+    local: &mut LocalHeap,
+    dst: FlightPtr,
+    value: FlightPtr,
+    loc: &SourceLocation,
+) {
+    let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
+    let aux = aux_for_atomic(local, obj, dst, loc);
+    let mut boxes = HeapBoxes(local);
+    gimso_atomics::atomic_store(slot(obj, aux, dst.intval), to_ptr(value), &mut boxes);
+}
+
+/// Atomic pointer load.
+pub fn atomic_load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {
+    let obj = check_access_at(src, Access::POINTER_READ, loc);
+    match obj.aux_words() {
+        Some(aux) => to_flight(gimso_atomics::atomic_load(slot::<AbiBoxReader>(
+            obj, aux, src.intval,
+        ))),
+        None => FlightPtr {
+            intval: payload_word(src.intval).load(Ordering::Acquire) as usize,
+            lower: 0,
+        },
+    }
+}
+
+/// Atomic compare-exchange on the intval: stores `value` iff the current
+/// intval equals `expected`.
+pub fn cmpxchg_ptr(
+    local: &mut LocalHeap,
+    dst: FlightPtr,
+    expected: usize,
+    value: FlightPtr,
+    weak: bool,
+    loc: &SourceLocation,
+) -> CmpxchgResult {
+    let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
+    let aux = aux_for_atomic(local, obj, dst, loc);
+    let mut boxes = HeapBoxes(local);
+    let (old, ok) = gimso_atomics::cmpxchg(
+        slot(obj, aux, dst.intval),
+        expected as u64,
+        to_ptr(value),
+        weak,
+        &mut boxes,
+    );
+    CmpxchgResult {
+        old: to_flight(old),
+        success: ok as u64,
+    }
+}
+
+/// Atomic exchange: stores `value`, returns what it replaced.
+pub fn xchg_ptr(
+    local: &mut LocalHeap,
+    dst: FlightPtr,
+    value: FlightPtr,
+    loc: &SourceLocation,
+) -> FlightPtr {
+    let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
+    let aux = aux_for_atomic(local, obj, dst, loc);
+    let mut boxes = HeapBoxes(local);
+    to_flight(gimso_atomics::xchg(
+        slot(obj, aux, dst.intval),
+        to_ptr(value),
+        &mut boxes,
+    ))
+}

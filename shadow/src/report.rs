@@ -1,0 +1,240 @@
+//! Safety reports (DESIGN §9): one report on stderr, then the program stops.
+//!
+//! ```text
+//! gimso: safety error: out-of-bounds write
+//!   pointer:    0x00007f3a10000458
+//!   capability: lower 0x00007f3a10000450, upper 0x00007f3a10000458 (8 bytes, data object)
+//!   operation:  8-byte write
+//!   location:   list.c:42:7 in push
+//! backtrace:
+//!   ...
+//! ```
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use gimso_abi::{FlightPtr, SAFETY_EXIT_CODE, SAFETY_REPORT_PREFIX, SourceLocation};
+
+use crate::check::Access;
+use crate::object::ObjRef;
+
+/// Every kind of safety error the runtime reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SafetyError {
+    /// Read outside the capability's bounds.
+    OutOfBoundsRead,
+    /// Write outside the capability's bounds.
+    OutOfBoundsWrite,
+    /// Access through the capability of a freed object.
+    UseAfterFree,
+    /// Access or free through a pointer with the null capability.
+    NullCapability,
+    /// Pointer or vector access at a misaligned address.
+    Misaligned,
+    /// Write through a read-only capability.
+    WriteToReadonly,
+    /// Data access through a special (function, box, ...) capability.
+    AccessToSpecial,
+    /// `free` of an object already freed.
+    DoubleFree,
+    /// `free` of a pointer that is not the start of its object.
+    InvalidFreeInterior,
+    /// `free` of a global variable.
+    InvalidFreeGlobal,
+    /// `free` of a stack (`alloca`) object.
+    InvalidFreeStack,
+    /// `free` of a special object (function, ...).
+    InvalidFreeSpecial,
+    /// `free` of a non-null pointer without a capability.
+    InvalidFreeNoCapability,
+    /// Call through a capability that is not a function.
+    CallNonFunction,
+    /// Call through a function capability at an address other than its entry.
+    CallWrongAddress,
+}
+
+impl SafetyError {
+    /// The text after `gimso: safety error:`; tests match on it.
+    pub const fn title(self) -> &'static str {
+        match self {
+            SafetyError::OutOfBoundsRead => "out-of-bounds read",
+            SafetyError::OutOfBoundsWrite => "out-of-bounds write",
+            SafetyError::UseAfterFree => "use after free",
+            SafetyError::NullCapability => "access through pointer with null capability",
+            SafetyError::Misaligned => "misaligned pointer access",
+            SafetyError::WriteToReadonly => "write to read-only object",
+            SafetyError::AccessToSpecial => "data access through special capability",
+            SafetyError::DoubleFree => "double free",
+            SafetyError::InvalidFreeInterior => "invalid free of interior pointer",
+            SafetyError::InvalidFreeGlobal => "invalid free of global object",
+            SafetyError::InvalidFreeStack => "invalid free of stack object",
+            SafetyError::InvalidFreeSpecial => "invalid free of special object",
+            SafetyError::InvalidFreeNoCapability => "invalid free of pointer with no capability",
+            SafetyError::CallNonFunction => "call through non-function pointer",
+            SafetyError::CallWrongAddress => "call through function capability at wrong address",
+        }
+    }
+}
+
+/// What the failing operation was, for the report's `operation:` line.
+#[derive(Clone, Copy, Debug)]
+pub enum Operation {
+    /// A load or store.
+    Access(Access),
+    /// `free`.
+    Free,
+    /// An indirect call.
+    Call,
+}
+
+/// Reports `err` for `p` and stops the program.
+///
+/// The exit status is 134 unless `GIMSO_ERROR_EXIT_CODE` says otherwise.
+#[cold]
+#[inline(never)]
+pub fn report(err: SafetyError, p: FlightPtr, op: Operation, loc: &SourceLocation) -> ! {
+    let text = format_report(err, p, op, loc);
+    // Flush the program's C stdio buffers so output printed before the error
+    // is not lost, then write the report in one go.
+    // SAFETY: fflush(NULL) flushes every open C stream; always valid.
+    unsafe { libc::fflush(core::ptr::null_mut()) };
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(text.as_bytes());
+    let _ = stderr.flush();
+    let code = std::env::var("GIMSO_ERROR_EXIT_CODE")
+        .ok()
+        .and_then(|v| v.trim().parse::<i32>().ok())
+        .unwrap_or(SAFETY_EXIT_CODE);
+    // SAFETY: _exit ends the process without running anything that could
+    // observe the unsafe state the program was about to create.
+    unsafe { libc::_exit(code) }
+}
+
+/// The report text (without exiting), for reuse by the collector and tests.
+pub fn format_report(
+    err: SafetyError,
+    p: FlightPtr,
+    op: Operation,
+    loc: &SourceLocation,
+) -> String {
+    let mut s = String::with_capacity(1024);
+    let _ = writeln!(s, "{SAFETY_REPORT_PREFIX} {}", err.title());
+    let _ = writeln!(s, "  pointer:    {:#018x}", p.intval);
+    if p.lower == 0 {
+        let _ = writeln!(s, "  capability: null");
+    } else {
+        // SAFETY: a non-zero lower is a runtime-issued capability.
+        let obj = unsafe { ObjRef::from_lower(p.lower) };
+        let upper = obj.upper();
+        let mut notes = String::from(obj.describe());
+        if obj.is_free() {
+            notes.push_str(", freed");
+        }
+        if obj.is_readonly() {
+            notes.push_str(", read-only");
+        }
+        if obj.is_global() {
+            notes.push_str(", global");
+        }
+        if obj.is_stack() {
+            notes.push_str(", stack");
+        }
+        let _ = writeln!(
+            s,
+            "  capability: lower {:#018x}, upper {:#018x} ({} bytes, {notes})",
+            p.lower,
+            upper,
+            upper.wrapping_sub(p.lower)
+        );
+        let offset = p.intval.wrapping_sub(p.lower) as isize;
+        let _ = writeln!(s, "  offset:     {offset} bytes from lower");
+    }
+    let _ = match op {
+        Operation::Access(a) => writeln!(
+            s,
+            "  operation:  {}-byte {}{}",
+            a.size,
+            if a.write { "write" } else { "read" },
+            if a.align > 1 {
+                format!(" (aligned to {})", a.align)
+            } else {
+                String::new()
+            }
+        ),
+        Operation::Free => writeln!(s, "  operation:  free"),
+        Operation::Call => writeln!(s, "  operation:  call"),
+    };
+    let _ = writeln!(s, "  location:   {}", describe_location(loc));
+    s.push_str("backtrace:\n");
+    append_backtrace(&mut s);
+    s
+}
+
+fn c_str(p: *const u8) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: locations come from compiled code's string constants, which
+    // are NUL-terminated and immutable.
+    let cs = unsafe { core::ffi::CStr::from_ptr(p.cast()) };
+    Some(cs.to_string_lossy().into_owned())
+}
+
+fn describe_location(loc: &SourceLocation) -> String {
+    match (c_str(loc.file), c_str(loc.function)) {
+        (None, None) => "unknown (compile with -g for source locations)".to_owned(),
+        (file, function) => {
+            let mut out = file.unwrap_or_else(|| "<unknown file>".to_owned());
+            if loc.line != 0 {
+                let _ = write!(out, ":{}", loc.line);
+                if loc.column != 0 {
+                    let _ = write!(out, ":{}", loc.column);
+                }
+            }
+            if let Some(f) = function {
+                let _ = write!(out, " in {f}");
+            }
+            out
+        }
+    }
+}
+
+/// Frames printed at most.
+const MAX_FRAMES: usize = 32;
+
+/// Appends a symbolised backtrace without the reporting machinery's frames.
+fn append_backtrace(s: &mut String) {
+    let bt = std::backtrace::Backtrace::force_capture().to_string();
+    let mut frames: Vec<Vec<&str>> = Vec::new();
+    for line in bt.lines() {
+        let t = line.trim_start();
+        let starts_frame = t
+            .split_once(':')
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty());
+        if starts_frame || frames.is_empty() {
+            frames.push(vec![line]);
+        } else if let Some(f) = frames.last_mut() {
+            f.push(line);
+        }
+    }
+    let internal = |f: &Vec<&str>| {
+        let head = f[0];
+        head.contains("std::backtrace")
+            || head.contains("gimso_shadow::report")
+            || head.contains("gimso_shadow::check::access_failed")
+    };
+    let skip = frames
+        .iter()
+        .take_while(|f| internal(f) || f[0].contains("__rust"))
+        .count();
+    for (n, f) in frames.iter().skip(skip).take(MAX_FRAMES).enumerate() {
+        let name = f[0]
+            .trim_start()
+            .split_once(": ")
+            .map_or(f[0], |(_, name)| name);
+        let _ = writeln!(s, "  #{n:<2} {name}");
+        for line in &f[1..] {
+            let _ = writeln!(s, "        {}", line.trim_start());
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! The exported C ABI (`include/gimso.h`). Thin shims: each decodes its
+//! arguments and calls into the member crates.
+//!
+//! # Safety (for all functions here)
+//! Capabilities (`lower` fields) must be values the runtime handed out or
+//! 0: compiled code cannot forge one, and hand-written C must not either.
+
+use gimso_abi::{ABI_VERSION, CmpxchgResult, FlightPtr, MAX_ALIGN, SourceLocation};
+use gimso_shadow::check::{Access, access_failed, check_access_at};
+use gimso_shadow::{free, function, lookup, memops, pointer};
+
+use crate::mutator::with_local;
+
+fn location<'a>(loc: *const SourceLocation) -> &'a SourceLocation {
+    if loc.is_null() {
+        &SourceLocation::UNKNOWN
+    } else {
+        // SAFETY: compiled code passes a pointer to a static location record.
+        unsafe { &*loc }
+    }
+}
+
+/// The ABI version of this runtime.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_abi_version() -> u32 {
+    ABI_VERSION
+}
+
+/// Allocates a zeroed object of `size` bytes.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_alloc(size: usize) -> FlightPtr {
+    let obj = with_local(|l| gimso_shadow::alloc_object(l, size, 16, 0));
+    FlightPtr::from_lower(obj.lower())
+}
+
+/// Allocates a zeroed object of `size` bytes aligned to `align`; null for an
+/// alignment that is not a power of two or exceeds `GIMSO_MAX_ALIGN`.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_alloc_aligned(size: usize, align: usize) -> FlightPtr {
+    if !align.is_power_of_two() || align > MAX_ALIGN {
+        return FlightPtr::NULL;
+    }
+    let obj = with_local(|l| gimso_shadow::alloc_object(l, size, align, 0));
+    FlightPtr::from_lower(obj.lower())
+}
+
+/// `free`.
+///
+/// # Safety
+/// `p.lower` is 0 or a runtime-issued capability.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_free(p: FlightPtr) {
+    free::free(p);
+}
+
+/// Bytes accessible from the start of `p`'s object.
+///
+/// # Safety
+/// `p.lower` is 0 or a runtime-issued capability.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_object_size(p: FlightPtr) -> usize {
+    if p.lower == 0 {
+        return 0;
+    }
+    // SAFETY: the caller passes a runtime-issued capability.
+    let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower) };
+    obj.upper() - obj.lower()
+}
+
+/// Checks an access; reports and stops on failure.
+///
+/// # Safety
+/// `p.lower` is 0 or a runtime-issued capability.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_check_access(p: FlightPtr, size: usize, access: u32) {
+    check_access_at(p, Access::from_abi(size, access), &SourceLocation::UNKNOWN);
+}
+
+/// The out-of-line failure path of an inlined access check.
+///
+/// # Safety
+/// `p.lower` is 0 or a runtime-issued capability; `loc` is null or points
+/// at a valid location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_access_failed(
+    p: FlightPtr,
+    size: usize,
+    access: u32,
+    loc: *const SourceLocation,
+) {
+    access_failed(p, Access::from_abi(size, access), location(loc));
+}
+
+/// Non-atomic pointer store.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_store_ptr(dst: FlightPtr, value: FlightPtr) {
+    with_local(|l| pointer::store_ptr(l, dst, value, &SourceLocation::UNKNOWN));
+}
+
+/// Non-atomic pointer load.
+///
+/// # Safety
+/// `src.lower` is 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_load_ptr(src: FlightPtr) -> FlightPtr {
+    pointer::load_ptr(src, &SourceLocation::UNKNOWN)
+}
+
+/// Atomic pointer store.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_atomic_store_ptr(dst: FlightPtr, value: FlightPtr) {
+    with_local(|l| pointer::atomic_store_ptr(l, dst, value, &SourceLocation::UNKNOWN));
+}
+
+/// Atomic pointer load.
+///
+/// # Safety
+/// `src.lower` is 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_atomic_load_ptr(src: FlightPtr) -> FlightPtr {
+    pointer::atomic_load_ptr(src, &SourceLocation::UNKNOWN)
+}
+
+/// Atomic pointer compare-exchange on the intval.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_atomic_cmpxchg_ptr(
+    dst: FlightPtr,
+    expected: usize,
+    value: FlightPtr,
+    weak: i32,
+) -> CmpxchgResult {
+    with_local(|l| {
+        pointer::cmpxchg_ptr(l, dst, expected, value, weak != 0, &SourceLocation::UNKNOWN)
+    })
+}
+
+/// Atomic pointer exchange.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_atomic_xchg_ptr(dst: FlightPtr, value: FlightPtr) -> FlightPtr {
+    with_local(|l| pointer::xchg_ptr(l, dst, value, &SourceLocation::UNKNOWN))
+}
+
+/// `memmove` with capability rules.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_memmove(dst: FlightPtr, src: FlightPtr, n: usize) {
+    with_local(|l| memops::memmove_at(l, dst, src, n, &SourceLocation::UNKNOWN));
+}
+
+/// `memcpy`: a `memmove`.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_memcpy(dst: FlightPtr, src: FlightPtr, n: usize) {
+    with_local(|l| memops::memmove_at(l, dst, src, n, &SourceLocation::UNKNOWN));
+}
+
+/// `memset` with capability rules.
+///
+/// # Safety
+/// `dst.lower` is 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_memset(dst: FlightPtr, c: i32, n: usize) {
+    memops::memset_at(dst, c as u8, n, &SourceLocation::UNKNOWN);
+}
+
+/// A function capability for `entry`.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_function_new(entry: usize) -> FlightPtr {
+    with_local(|l| function::new_function(l, entry))
+}
+
+/// The call check: the entry to call through `f`.
+///
+/// # Safety
+/// `f.lower` is 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_check_call(f: FlightPtr) -> usize {
+    function::check_call_at(f, &SourceLocation::UNKNOWN)
+}
+
+/// The object containing `addr`, as a pointer to `addr` with its capability.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_lookup(addr: usize) -> FlightPtr {
+    match lookup::object_containing(addr) {
+        Some(obj) => FlightPtr {
+            intval: addr,
+            lower: obj.lower(),
+        },
+        None => FlightPtr::NULL,
+    }
+}

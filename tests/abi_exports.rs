@@ -1,0 +1,92 @@
+//! Every function `gimso.h` declares is exported by `libgimso.a` and links
+//! from C; every `gimso_*` function the library exports is declared.
+
+mod support;
+
+use std::fmt::Write as _;
+use std::process::Command;
+
+fn staticlib() -> std::path::PathBuf {
+    let lib = support::profile_dir().join("libgimso.a");
+    assert!(lib.exists(), "{} not built", lib.display());
+    lib
+}
+
+#[test]
+fn c_program_links_every_declared_function() {
+    let functions = support::header_functions();
+    assert!(
+        functions.len() >= 15,
+        "suspiciously few functions parsed: {functions:?}"
+    );
+    let mut c = String::from("#include <stdio.h>\n#include \"gimso.h\"\n");
+    c.push_str("int main(void) {\n  void *volatile fns[] = {\n");
+    for f in &functions {
+        let _ = writeln!(c, "    (void *)&{f},");
+    }
+    c.push_str("  };\n  (void)fns;\n");
+    // Call something real through the static library.
+    c.push_str(
+        "  gimso_ptr p = gimso_alloc(24);\n\
+           gimso_check_access(p, 24, GIMSO_ACCESS_WRITE);\n\
+           ((long *)gimso_ptr_address(p))[2] = 7;\n\
+           gimso_store_ptr(p, p);\n\
+           gimso_ptr q = gimso_load_ptr(p);\n\
+           printf(\"version %u size %zu same %d value %ld marking %d\\n\", gimso_abi_version(),\n\
+                  gimso_object_size(p), q.lower == p.lower && q.intval == p.intval,\n\
+                  ((long *)gimso_ptr_address(q))[2], (int)gimso_gc_marking);\n\
+           gimso_free(p);\n\
+           return 0;\n}\n",
+    );
+    let dir = support::scratch("abi_exports");
+    let src = dir.join("link.c");
+    let exe = dir.join("link");
+    std::fs::write(&src, c).unwrap();
+    let lib = staticlib();
+    support::compile_c(&[&src, &lib], &exe, &["-lpthread", "-ldl", "-lm"]);
+    let out = Command::new(&exe).output().expect("run linked program");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "version {} size 24 same 1 value 7 marking 0\n",
+            gimso_abi::ABI_VERSION
+        )
+    );
+}
+
+#[test]
+fn every_exported_function_is_declared() {
+    let out = Command::new("nm")
+        .args(["--defined-only", "-g"])
+        .arg(staticlib())
+        .output()
+        .expect("run nm");
+    assert!(out.status.success());
+    let declared = support::header_functions();
+    let mut exported: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let (_, kind, name) = (parts.next()?, parts.next()?, parts.next()?);
+            (kind == "T" && name.starts_with("gimso_")).then(|| name.to_owned())
+        })
+        .collect();
+    exported.sort();
+    exported.dedup();
+    assert!(exported.len() >= 15, "found only {exported:?}");
+    let undeclared: Vec<_> = exported.iter().filter(|n| !declared.contains(n)).collect();
+    assert!(
+        undeclared.is_empty(),
+        "exported but not in gimso.h: {undeclared:?}"
+    );
+    let missing: Vec<_> = declared.iter().filter(|n| !exported.contains(n)).collect();
+    assert!(
+        missing.is_empty(),
+        "declared in gimso.h but not exported: {missing:?}"
+    );
+}

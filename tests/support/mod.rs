@@ -1,0 +1,115 @@
+//! Helpers shared by the root package's integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch directory for this test binary.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// The C compiler: clang-16 when installed, else `cc`.
+pub fn c_compiler() -> String {
+    for cc in ["clang-16", "cc"] {
+        if Command::new(cc)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            return cc.to_owned();
+        }
+    }
+    panic!("no C compiler found (run scripts/setup.sh)");
+}
+
+/// Compiles `sources` with the header directory on the include path, plus
+/// `extra` arguments; panics with the compiler's output on failure.
+pub fn compile_c(sources: &[&Path], out: &Path, extra: &[&str]) {
+    let inc = root().join("include");
+    let output = Command::new(c_compiler())
+        .args(["-std=c11", "-Wall", "-Werror", "-g"])
+        .arg(format!("-I{}", inc.display()))
+        .args(sources)
+        .arg("-o")
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("run C compiler");
+    assert!(
+        output.status.success(),
+        "C compilation failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The directory holding this test binary's profile outputs
+/// (`target/<profile>`), where cargo puts `libgimso.a`.
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/..")
+        .to_path_buf()
+}
+
+/// `#define GIMSO_*` object-like macro names in `gimso.h`.
+pub fn header_constants() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("include/gimso.h")).expect("read gimso.h");
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("#define ") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let after = &rest[name.len()..];
+        if name.starts_with("GIMSO_") && name != "GIMSO_H" && !after.starts_with('(') {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// Names of the functions `gimso.h` declares (excluding `static inline`).
+pub fn header_functions() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("include/gimso.h")).expect("read gimso.h");
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("static")
+            || t.starts_with('#')
+            || t.starts_with("/*")
+            || t.starts_with('*')
+        {
+            continue;
+        }
+        if t.starts_with("typedef") || t.starts_with("extern") {
+            continue;
+        }
+        // The declared name is the identifier right before the first '('.
+        let Some(paren) = t.find('(') else { continue };
+        let before = t[..paren].trim_end();
+        let name: String = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if name.starts_with("gimso_") {
+            names.push(name);
+        }
+    }
+    names
+}
