@@ -28,6 +28,6 @@ pub mod report;
 
 pub use alloc::{alloc_object, alloc_special};
 pub use check::{Access, check_access};
-pub use gimso_abi::FlightPtr;
+pub use gimso_abi::{FlightPtr, SourceLocation};
 pub use gimso_heap::{Heap, LocalHeap};
 pub use object::ObjRef;

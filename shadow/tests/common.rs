@@ -1,0 +1,37 @@
+//! Helpers for the shadow crate's tests: a private heap per test binary.
+#![allow(dead_code)]
+
+use gimso_abi::FlightPtr;
+use gimso_heap::{Heap, LocalHeap};
+use gimso_shadow::pointer::{load_ptr, store_ptr};
+use gimso_shadow::{SourceLocation, alloc_object};
+
+pub const HERE: &SourceLocation = &SourceLocation::UNKNOWN;
+
+pub fn local() -> LocalHeap {
+    LocalHeap::new(Heap::new())
+}
+
+pub fn alloc(l: &mut LocalHeap, size: usize) -> FlightPtr {
+    FlightPtr::from_lower(alloc_object(l, size, 16, 0).lower())
+}
+
+pub fn store(l: &mut LocalHeap, at: FlightPtr, v: FlightPtr) {
+    store_ptr(l, at, v, HERE);
+}
+
+pub fn load(at: FlightPtr) -> FlightPtr {
+    load_ptr(at, HERE)
+}
+
+/// Reads the 8-byte integer at `p` (test-only, unchecked).
+pub fn read_u64(p: FlightPtr) -> u64 {
+    // SAFETY: tests only pass in-bounds, aligned addresses of live objects.
+    unsafe { (p.intval as *const u64).read() }
+}
+
+/// Writes the 8-byte integer at `p` (test-only, unchecked).
+pub fn write_u64(p: FlightPtr, v: u64) {
+    // SAFETY: tests only pass in-bounds, aligned addresses of live objects.
+    unsafe { (p.intval as *mut u64).write(v) }
+}
