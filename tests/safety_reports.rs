@@ -23,7 +23,7 @@ extern "C" fn some_function() {}
 fn run(name: &str) {
     let p = gimso_alloc(16);
     let f = gimso_function_new(some_function as *const () as usize);
-    // SAFETY (whole block): every capability passed comes from the runtime.
+    // SAFETY: every capability passed below comes from the runtime.
     unsafe {
         match name {
             "oob_read" => gimso_check_access(p.offset(16), 1, ACCESS_READ),

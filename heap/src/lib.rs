@@ -1,1 +1,185 @@
-//! placeholder
+//! gimso heap: a non-moving, segregated-fit allocator for a garbage-collected
+//! runtime.
+//!
+//! Slots (16-byte aligned, zeroed) are handed out by a per-thread
+//! [`LocalHeap`] and never freed on request: [`Heap::sweep`] reclaims every
+//! allocated slot whose mark bit ([`mark`]) is clear. The heap does not
+//! interpret slot contents; the layer above writes a 16-byte capability
+//! header at each slot start, and slot sizes include it.
+//!
+//! Layers, bottom up (mimalloc style):
+//! - [`os`]: mmap/munmap/madvise, and [`fatal_oom`].
+//! - `chunk_table`: process-wide, lock-free map from 4 MiB regions to chunks
+//!   and large objects, backing [`lookup`].
+//! - [`size_class`]: classes and per-class geometry (reciprocal division).
+//! - `page`: 64 KiB pages with allocation and mark bitmaps.
+//! - `chunk`: 4 MiB aligned chunks; page 0 holds the page descriptors.
+//! - `large`: objects above 8208 bytes, one mapping each.
+//! - `local`: the per-thread cache and allocation fast path.
+//! - `heap`: shared page lists, free-page pool, sweep, returning memory.
+
+mod chunk;
+mod chunk_table;
+mod heap;
+mod large;
+mod local;
+pub mod os;
+mod page;
+pub mod size_class;
+
+use core::ptr::NonNull;
+use core::sync::atomic::Ordering;
+
+pub use chunk::{CHUNK_SIZE, PAGES_PER_CHUNK};
+pub use heap::{DEFAULT_RETAIN_BYTES, Heap, HeapStats, SweepStats};
+pub use large::MAX_ALLOC_SIZE;
+pub use local::LocalHeap;
+pub use os::fatal_oom;
+pub use page::PAGE_SIZE;
+pub use size_class::{
+    HEADER_SIZE, MAX_SMALL_SLOT, MIN_SLOT_SIZE, NUM_CLASSES, class_slot_size, size_class_of,
+};
+
+use chunk::CHUNK_SHIFT;
+use chunk_table::TAG_LARGE;
+use large::LargeDesc;
+use page::{PAGE_SHIFT, Page};
+use size_class::CLASSES;
+
+/// An allocated slot: where it starts and how many bytes it spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub start: NonNull<u8>,
+    pub size: usize,
+}
+
+// SAFETY: `Slot` is plain data describing an address range; it grants no
+// access by itself.
+unsafe impl Send for Slot {}
+// SAFETY: as above.
+unsafe impl Sync for Slot {}
+
+/// Where an address points, as far as the chunk table knows.
+enum Target {
+    Small {
+        page: &'static Page,
+        class: usize,
+        index: usize,
+        start: usize,
+    },
+    Large(&'static LargeDesc),
+}
+
+/// Resolves `addr` to the slot position it falls in, without checking the
+/// allocation bit. Lock-free and never faults: it reads only the chunk
+/// table, chunk metadata pages and large descriptors, all never unmapped.
+#[inline]
+fn resolve(addr: usize) -> Option<Target> {
+    let entry = chunk_table::get(addr);
+    if entry == 0 {
+        return None;
+    }
+    if entry & TAG_LARGE != 0 {
+        // SAFETY: large entries point at descriptors in never-unmapped slabs.
+        let d = unsafe { &*((entry & !TAG_LARGE) as *const LargeDesc) };
+        return Some(Target::Large(d));
+    }
+    let chunk = entry;
+    let offset = addr.wrapping_sub(chunk);
+    let page_index = offset >> PAGE_SHIFT;
+    if page_index == 0 || page_index >= PAGES_PER_CHUNK {
+        return None;
+    }
+    // SAFETY: untagged non-zero entries are chunk bases (chunks are never
+    // unmapped) and `page_index` is in range.
+    let page = unsafe { chunk::page_of(chunk, page_index) };
+    let class = page.class()?;
+    let info = CLASSES.get(class)?;
+    let index = info.index_of(offset & (PAGE_SIZE - 1));
+    if index >= info.slots {
+        return None;
+    }
+    let start = chunk + (page_index << PAGE_SHIFT) + index * info.slot_size;
+    Some(Target::Small {
+        page,
+        class,
+        index,
+        start,
+    })
+}
+
+const _: () = assert!(CHUNK_SIZE == 1 << CHUNK_SHIFT);
+
+/// The allocated slot containing `addr` (any address from its start to its
+/// last byte), or `None`. Lock-free, O(1), and safe for any input and
+/// concurrently with allocation and sweeping on other threads; the answer may
+/// be stale if the slot is being allocated or freed meanwhile.
+pub fn lookup(addr: usize) -> Option<Slot> {
+    match resolve(addr)? {
+        Target::Small {
+            page,
+            class,
+            index,
+            start,
+        } => {
+            let word = page.alloc[index / 64].load(Ordering::Acquire);
+            if word & (1u64 << (index % 64)) == 0 {
+                return None;
+            }
+            Some(Slot {
+                start: NonNull::new(start as *mut u8)?,
+                size: CLASSES[class].slot_size,
+            })
+        }
+        Target::Large(d) => {
+            let start = d.start.load(Ordering::Acquire);
+            let size = d.size.load(Ordering::Acquire);
+            if start == 0 || addr < start || addr - start >= size {
+                return None;
+            }
+            Some(Slot {
+                start: NonNull::new(start as *mut u8)?,
+                size,
+            })
+        }
+    }
+}
+
+/// Atomically sets the mark bit of the slot at `slot_start`; returns `true`
+/// if it was not set before. Returns `false` for addresses that are not in
+/// the heap.
+///
+/// # Safety
+/// `slot_start` must be the start of a slot returned by [`lookup`] or
+/// [`LocalHeap::alloc`] that has not been swept since. Violations cannot
+/// corrupt memory outside the heap's metadata, but may keep an unrelated
+/// slot alive for a cycle.
+pub unsafe fn mark(slot_start: NonNull<u8>) -> bool {
+    match resolve(slot_start.as_ptr() as usize) {
+        Some(Target::Small { page, index, .. }) => {
+            let bit = 1u64 << (index % 64);
+            page.mark[index / 64].fetch_or(bit, Ordering::AcqRel) & bit == 0
+        }
+        Some(Target::Large(d)) => {
+            // A stale descriptor (object freed, descriptor recycled) must
+            // not have its mark set on behalf of an unrelated address.
+            d.start.load(Ordering::Acquire) == slot_start.as_ptr() as usize
+                && !d.mark.swap(true, Ordering::AcqRel)
+        }
+        None => false,
+    }
+}
+
+/// Whether the slot at `slot_start` is marked.
+///
+/// # Safety
+/// Same contract as [`mark`].
+pub unsafe fn is_marked(slot_start: NonNull<u8>) -> bool {
+    match resolve(slot_start.as_ptr() as usize) {
+        Some(Target::Small { page, index, .. }) => {
+            page.mark[index / 64].load(Ordering::Acquire) & (1u64 << (index % 64)) != 0
+        }
+        Some(Target::Large(d)) => d.mark.load(Ordering::Acquire),
+        None => false,
+    }
+}

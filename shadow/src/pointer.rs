@@ -150,6 +150,9 @@ pub fn atomic_store_ptr(
     let aux = aux_for_atomic(local, obj, dst, loc);
     let mut boxes = HeapBoxes(local);
     gimso_atomics::atomic_store(slot(obj, aux, dst.intval), to_ptr(value), &mut boxes);
+    // The protocol's stores are Release; the fence makes the C ABI's atomic
+    // store sequentially consistent (the x86 mapping of a seq_cst store).
+    core::sync::atomic::fence(Ordering::SeqCst);
 }
 
 /// Atomic pointer load.

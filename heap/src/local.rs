@@ -1,0 +1,156 @@
+//! The per-thread allocation cache.
+//!
+//! A `LocalHeap` owns at most one page per class. While it owns a page it is
+//! the only writer of that page's allocation bits (sweep skips owned pages,
+//! and ownership is handed over under the heap's mutexes), so the fast path
+//! sets a bit with a relaxed load and store: no read-modify-write, no lock,
+//! no TLS lookup (the runtime passes the cache explicitly).
+
+use core::cell::Cell;
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+use crate::heap::Heap;
+use crate::page::{PAGE_SIZE, Page};
+use crate::size_class::{CLASSES, NUM_CLASSES, size_class_of};
+
+/// Stand-in bitmap word for empty bins, so the fast path needs no `Option`.
+static NO_WORD: AtomicU64 = AtomicU64::new(0);
+
+struct Bin {
+    /// Free slots of the current bitmap word not yet handed out.
+    free: u64,
+    /// Address of slot `64 * word_index` of the current page.
+    group_base: usize,
+    slot_size: usize,
+    /// The current page's allocation-bitmap word `word_index`.
+    word: &'static AtomicU64,
+    page: Option<&'static Page>,
+    word_index: usize,
+}
+
+impl Bin {
+    const EMPTY: Bin = Bin {
+        free: 0,
+        group_base: 0,
+        slot_size: 0,
+        word: &NO_WORD,
+        page: None,
+        word_index: 0,
+    };
+
+    /// Loads word `w` of `page` into the bin if it has free slots.
+    fn load_word(&mut self, page: &'static Page, class: usize, w: usize) -> bool {
+        let free = page.free_mask(class, w);
+        self.word_index = w;
+        if free == 0 {
+            return false;
+        }
+        let slot_size = CLASSES[class].slot_size;
+        self.free = free;
+        self.slot_size = slot_size;
+        self.group_base = page.start() + w * 64 * slot_size;
+        self.word = &page.alloc[w];
+        true
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> NonNull<u8> {
+        debug_assert!(self.free != 0);
+        let i = self.free.trailing_zeros();
+        self.free &= self.free - 1;
+        let w = self.word.load(Ordering::Relaxed);
+        self.word.store(w | (1u64 << i), Ordering::Relaxed);
+        let addr = self.group_base + i as usize * self.slot_size;
+        // SAFETY: `group_base` is inside a mapped chunk, hence non-zero.
+        unsafe { NonNull::new_unchecked(addr as *mut u8) }
+    }
+}
+
+/// A thread's allocation cache over a shared [`Heap`]. `Send` (the pages it
+/// owns move with it) but not `Sync`. Dropping it flushes.
+pub struct LocalHeap {
+    heap: &'static Heap,
+    bins: [Bin; NUM_CLASSES],
+    _not_sync: PhantomData<Cell<()>>,
+}
+
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<LocalHeap>();
+};
+const _: () = assert!(PAGE_SIZE / 64 >= 1);
+
+impl LocalHeap {
+    pub fn new(heap: &'static Heap) -> LocalHeap {
+        LocalHeap {
+            heap,
+            bins: [Bin::EMPTY; NUM_CLASSES],
+            _not_sync: PhantomData,
+        }
+    }
+
+    pub fn heap(&self) -> &'static Heap {
+        self.heap
+    }
+
+    /// Returns a zeroed, 16-aligned slot of at least `size` bytes (`size`
+    /// includes the header the caller writes; 0 is treated as 32). Exits via
+    /// [`crate::fatal_oom`] for sizes above 2^46 or when the OS refuses memory.
+    #[inline]
+    pub fn alloc(&mut self, size: usize) -> NonNull<u8> {
+        if let Some(class) = size_class_of(size) {
+            debug_assert!(class < NUM_CLASSES);
+            // SAFETY: `size_class_of` only returns classes below NUM_CLASSES
+            // (asserted at compile time over its whole table), and `bins` has
+            // NUM_CLASSES entries; this keeps a bounds check off the fast path.
+            let bin = unsafe { self.bins.get_unchecked_mut(class) };
+            if bin.free != 0 {
+                return bin.take();
+            }
+            return self.alloc_slow(class, size);
+        }
+        self.heap.alloc_large(size)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn alloc_slow(&mut self, class: usize, size: usize) -> NonNull<u8> {
+        let words = CLASSES[class].words;
+        let bin = &mut self.bins[class];
+        loop {
+            if let Some(page) = bin.page {
+                while bin.word_index + 1 < words {
+                    if bin.load_word(page, class, bin.word_index + 1) {
+                        return bin.take();
+                    }
+                }
+                *bin = Bin::EMPTY;
+                self.heap.release_page(page, class);
+            }
+            let page = self.heap.acquire_page(class, size);
+            bin.page = Some(page);
+            if bin.load_word(page, class, 0) {
+                return bin.take();
+            }
+            // Word 0 is full; the loop scans the rest of the page.
+        }
+    }
+
+    /// Returns every owned page to the heap, so a sweep can see them.
+    pub fn flush(&mut self) {
+        for (class, bin) in self.bins.iter_mut().enumerate() {
+            if let Some(page) = bin.page {
+                *bin = Bin::EMPTY;
+                self.heap.release_page(page, class);
+            }
+        }
+    }
+}
+
+impl Drop for LocalHeap {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
