@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the default run: formatting, lints, the workspace's tests
 # (unit, integration, header-vs-ABI, child-process safety reports, stress),
-# the loom models at a small preemption bound, and the example program.
-# Longer runs: LOOM_MAX_PREEMPTIONS=3 scripts/loom.sh, and `cargo bench`.
+# the loom models at LOOM_MAX_PREEMPTIONS=3, and the example program.
+# Longer runs: `cargo bench -p gimso-benches` (see BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -14,7 +14,7 @@ echo "== cargo build --release (libgimso.a, libgimso.so)"
 cargo build --release --quiet
 echo "== cargo test"
 cargo test --workspace
-echo "== loom models (LOOM_MAX_PREEMPTIONS=${LOOM_MAX_PREEMPTIONS:=2})"
+echo "== loom models (LOOM_MAX_PREEMPTIONS=${LOOM_MAX_PREEMPTIONS:=3})"
 LOOM_MAX_PREEMPTIONS=$LOOM_MAX_PREEMPTIONS scripts/loom.sh
 echo "== example"
 scripts/run-example.sh

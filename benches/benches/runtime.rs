@@ -59,6 +59,27 @@ fn alloc_free(c: &mut Criterion) {
                 }
             })
         });
+        // gimso's payloads are always zeroed: the zeroing allocators are the
+        // like-for-like baselines.
+        g.bench_function("glibc_calloc", |b| {
+            b.iter(|| {
+                // SAFETY: calloc/free pair on the system allocator.
+                unsafe {
+                    let p = libc::calloc(1, black_box(size));
+                    libc::free(black_box(p));
+                }
+            })
+        });
+        g.bench_function("mimalloc_zeroed", |b| {
+            let layout = Layout::from_size_align(size, 16).unwrap();
+            b.iter(|| {
+                // SAFETY: alloc_zeroed/dealloc pair with the same layout.
+                unsafe {
+                    let p = MiMalloc.alloc_zeroed(black_box(layout));
+                    MiMalloc.dealloc(black_box(p), layout);
+                }
+            })
+        });
         g.finish();
     }
 }
@@ -83,8 +104,8 @@ fn pointer_store_load(c: &mut Criterion) {
         // SAFETY: raw_slot points into a live local array.
         b.iter(|| unsafe { black_box(raw_slot).write_volatile(black_box(value.intval as *mut u8)) })
     });
-    // SAFETY: as above.
     g.bench_function("load/raw", |b| {
+        // SAFETY: raw_slot points into a live local array.
         b.iter(|| unsafe { black_box(raw_slot).read_volatile() })
     });
     g.finish();

@@ -56,11 +56,18 @@ pub fn alloc_special(
     obj
 }
 
+#[inline(always)]
 fn checked_payload(size: usize) -> usize {
     if size > MAX_OBJECT_SIZE {
-        fatal_oom(size);
+        too_large(size);
     }
     payload_size(size)
+}
+
+#[cold]
+#[inline(never)]
+fn too_large(size: usize) -> ! {
+    fatal_oom(size)
 }
 
 /// Takes a slot from the heap, lays out `[pad?][header][payload]` and writes

@@ -1,5 +1,9 @@
 //! `free`: every error case of DESIGN §2, then `upper = lower` and `FREE`.
 //!
+//! A double free from one thread, or from threads ordered by
+//! synchronisation, is always reported; see `free_at` for the one race in
+//! which it may not be.
+//!
 //! Memory is not reused here: the collector reclaims a freed object once
 //! nothing references it, and redirects heap references to the free
 //! singleton, so every later access through an old pointer still traps.
@@ -52,23 +56,16 @@ pub fn free_at(p: FlightPtr, loc: &SourceLocation) {
     // SAFETY: classify_free accepted p, so p.lower is a capability.
     let obj = unsafe { ObjRef::from_lower(p.lower) };
     let header = obj.header();
-    // The FREE bit decides the winner among racing frees; the CAS also keeps
-    // an aux pointer installed concurrently by a pointer store.
-    let mut aux = header.aux.load(Ordering::Acquire);
-    loop {
-        if aux & FLAG_FREE != 0 {
-            report(SafetyError::DoubleFree, p, Operation::Free, loc);
-        }
-        match header.aux.compare_exchange_weak(
-            aux,
-            aux | FLAG_FREE,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            Ok(_) => break,
-            Err(now) => aux = now,
-        }
-    }
+    // A plain store, not a CAS: a locked RMW would cost a third of the
+    // alloc+free pair. What a racing writer can do to the aux word meanwhile
+    // is harmless: a pointer store installing the aux allocation may lose it
+    // (its capabilities go to an orphan the collector reclaims, and the
+    // object is freed, so nothing can read them), and two threads freeing
+    // the same object at the same instant may both succeed without a
+    // double-free report. Neither lets any access through: `free` never
+    // reuses memory, and `upper = lower` below makes every access trap.
+    let aux = header.aux.load(Ordering::Acquire);
+    header.aux.store(aux | FLAG_FREE, Ordering::Release);
     header.upper.store(p.lower, Ordering::Release);
 }
 
