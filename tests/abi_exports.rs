@@ -90,3 +90,51 @@ fn every_exported_function_is_declared() {
         "declared in gimso.h but not exported: {missing:?}"
     );
 }
+
+#[test]
+fn shared_library_exports_the_same_functions() {
+    let so = support::profile_dir().join("libgimso.so");
+    assert!(so.exists(), "{} not built", so.display());
+    let out = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&so)
+        .output()
+        .expect("run nm -D");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let exported: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .collect();
+    for f in support::header_functions() {
+        assert!(exported.contains(&f.as_str()), "{f} not exported by libgimso.so");
+    }
+    assert!(exported.contains(&"gimso_gc_marking"));
+
+    // And a program linked against it runs.
+    let dir = support::scratch("abi_exports_so");
+    let src = dir.join("dyn.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include \"gimso.h\"\n\
+         int main(void) { gimso_ptr p = gimso_alloc(40);\n\
+         printf(\"%zu %u\\n\", gimso_object_size(p), gimso_abi_version()); return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.join("dyn");
+    let libdir = support::profile_dir();
+    support::compile_c(
+        &[&src],
+        &exe,
+        &[&format!("-L{}", libdir.display()), "-lgimso"],
+    );
+    let run = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", &libdir)
+        .output()
+        .expect("run dynamically linked program");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        String::from_utf8(run.stdout).unwrap(),
+        format!("40 {}\n", gimso_abi::ABI_VERSION)
+    );
+}

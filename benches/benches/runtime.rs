@@ -30,11 +30,14 @@ fn alloc_free(c: &mut Criterion) {
             let period = (SWEEP_EVERY_BYTES / (size + 16)).max(1) as u64;
             b.iter_custom(|iters| {
                 let start = Instant::now();
-                for i in 0..iters {
+                let mut until_collect = period;
+                for _ in 0..iters {
                     let obj = alloc_object(&mut h.local, black_box(size), 16, 0);
                     free(FlightPtr::from_lower(black_box(obj.lower())));
-                    if i % period == period - 1 {
+                    until_collect -= 1;
+                    if until_collect == 0 {
                         h.collect();
+                        until_collect = period;
                     }
                 }
                 start.elapsed()
