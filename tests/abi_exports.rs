@@ -107,7 +107,10 @@ fn shared_library_exports_the_same_functions() {
         .filter_map(|l| l.split_whitespace().nth(2))
         .collect();
     for f in support::header_functions() {
-        assert!(exported.contains(&f.as_str()), "{f} not exported by libgimso.so");
+        assert!(
+            exported.contains(&f.as_str()),
+            "{f} not exported by libgimso.so"
+        );
     }
     assert!(exported.contains(&"gimso_gc_marking"));
 
@@ -132,7 +135,11 @@ fn shared_library_exports_the_same_functions() {
         .env("LD_LIBRARY_PATH", &libdir)
         .output()
         .expect("run dynamically linked program");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert_eq!(
         String::from_utf8(run.stdout).unwrap(),
         format!("40 {}\n", gimso_abi::ABI_VERSION)

@@ -59,6 +59,9 @@ fn free_racing_pointer_stores() {
         assert!(obj.is_free());
         assert_eq!(obj.upper(), obj.lower());
         assert!(!access_ok(*o, Access::read(1)));
-        assert_eq!(classify_free(*o), Some(gimso_shadow::report::SafetyError::DoubleFree));
+        assert_eq!(
+            classify_free(*o),
+            Some(gimso_shadow::report::SafetyError::DoubleFree)
+        );
     }
 }
