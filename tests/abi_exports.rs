@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 fn staticlib() -> std::path::PathBuf {
-    let lib = support::profile_dir().join("libgimso.a");
+    let lib = support::build_runtime_libraries().join("libgimso.a");
     assert!(lib.exists(), "{} not built", lib.display());
     lib
 }
@@ -93,7 +93,7 @@ fn every_exported_function_is_declared() {
 
 #[test]
 fn shared_library_exports_the_same_functions() {
-    let so = support::profile_dir().join("libgimso.so");
+    let so = support::build_runtime_libraries().join("libgimso.so");
     assert!(so.exists(), "{} not built", so.display());
     let out = Command::new("nm")
         .args(["-D", "--defined-only"])

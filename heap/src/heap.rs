@@ -75,7 +75,19 @@ pub struct Heap {
     chunks: AtomicUsize,
     large_objects: AtomicUsize,
     large_bytes: AtomicUsize,
+    /// Every chunk of this heap, for `clear_marks`.
+    chunk_bases: Mutex<Vec<usize>>,
+    /// Bytes handed to allocators since the last `take_allocated`.
+    allocated: AtomicUsize,
+    /// `allocated` at which the pressure hook runs.
+    trigger: AtomicUsize,
+    /// Called (from allocation slow paths) once `allocated >= trigger`.
+    pressure_hook: AtomicUsize,
 }
+
+/// What a heap calls when allocation since the last collection crosses its
+/// trigger: the collector installs one that wakes its thread.
+pub type PressureHook = fn(&'static Heap);
 
 const _: () = {
     const fn assert_send_sync<T: Send + Sync>() {}
@@ -100,6 +112,10 @@ impl Heap {
             chunks: AtomicUsize::new(0),
             large_objects: AtomicUsize::new(0),
             large_bytes: AtomicUsize::new(0),
+            chunk_bases: Mutex::new(Vec::new()),
+            allocated: AtomicUsize::new(0),
+            trigger: AtomicUsize::new(usize::MAX),
+            pressure_hook: AtomicUsize::new(0),
         }))
     }
 
@@ -289,6 +305,7 @@ impl Heap {
         }
         let base = chunk::new_chunk(self as *const Heap as usize, oom_size);
         self.chunks.fetch_add(1, Ordering::Relaxed);
+        self.chunk_bases.lock().push(base);
         // Pushed in reverse so pages are handed out in address order.
         for index in (2..PAGES_PER_CHUNK).rev() {
             // SAFETY: `base` is a fresh chunk and `index` is in range.
@@ -310,13 +327,75 @@ impl Heap {
         }
     }
 
-    pub(crate) fn alloc_large(&self, size: usize) -> NonNull<u8> {
+    pub(crate) fn alloc_large(&'static self, size: usize) -> NonNull<u8> {
         let (d, ptr) = large::alloc(size);
         let len = d.size.load(Ordering::Relaxed);
+        self.note_allocation(len);
         self.committed.fetch_add(len, Ordering::Relaxed);
         self.large_bytes.fetch_add(len, Ordering::Relaxed);
         self.large_objects.fetch_add(1, Ordering::Relaxed);
         self.large.lock().push(d);
         ptr
+    }
+
+    /// Clears every mark bit of the heap (small pages and large objects), so
+    /// a collection starts from all-white. Must not run concurrently with
+    /// `sweep` or with marking; black allocation racing it only makes a new
+    /// object white, which marking then finds through the roots.
+    pub fn clear_marks(&self) {
+        let bases = self.chunk_bases.lock().clone();
+        for base in bases {
+            for index in 1..PAGES_PER_CHUNK {
+                // SAFETY: `base` is a chunk of this heap and index in range.
+                let page = unsafe { chunk::page_of(base, index) };
+                for w in &page.mark {
+                    if w.load(Ordering::Relaxed) != 0 {
+                        w.store(0, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.large
+            .lock()
+            .for_each(|d| d.mark.store(false, Ordering::Relaxed));
+    }
+
+    /// Counts `bytes` as allocated and runs the pressure hook if the total
+    /// since the last [`Heap::take_allocated`] reached the trigger.
+    #[inline]
+    pub(crate) fn note_allocation(&'static self, bytes: usize) {
+        let total = self.allocated.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        if total >= self.trigger.load(Ordering::Relaxed) {
+            let hook = self.pressure_hook.load(Ordering::Acquire);
+            if hook != 0 {
+                // SAFETY: only `set_pressure_hook` stores here, always a
+                // `PressureHook`.
+                let hook: PressureHook =
+                    unsafe { core::mem::transmute::<usize, PressureHook>(hook) };
+                hook(self);
+            }
+        }
+    }
+
+    /// Bytes handed out since the last call (counted when allocation caches
+    /// refill, so up to 64 slots ahead of the program), and restarts the count.
+    pub fn take_allocated(&self) -> usize {
+        self.allocated.swap(0, Ordering::Relaxed)
+    }
+
+    /// Bytes handed out since the last [`Heap::take_allocated`].
+    pub fn allocated(&self) -> usize {
+        self.allocated.load(Ordering::Relaxed)
+    }
+
+    /// Sets the allocation volume at which the pressure hook runs.
+    pub fn set_trigger(&self, bytes: usize) {
+        self.trigger.store(bytes, Ordering::Relaxed);
+    }
+
+    /// Installs (or with `None` removes) the pressure hook.
+    pub fn set_pressure_hook(&self, hook: Option<PressureHook>) {
+        self.pressure_hook
+            .store(hook.map_or(0, |h| h as usize), Ordering::Release);
     }
 }

@@ -52,6 +52,16 @@ impl LargeList {
         self.head = Some(d);
     }
 
+    /// Calls `f` on every descriptor in the list.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(&'static LargeDesc)) {
+        let mut cur = self.head;
+        while let Some(d) = cur {
+            f(d);
+            // SAFETY: links only point at descriptors in never-unmapped slabs.
+            cur = unsafe { d.next.load(Ordering::Relaxed).as_ref() };
+        }
+    }
+
     pub(crate) fn pop(&mut self) -> Option<&'static LargeDesc> {
         let d = self.head?;
         // SAFETY: links only point at descriptors in never-unmapped slabs.

@@ -31,9 +31,9 @@ use core::ptr::NonNull;
 use core::sync::atomic::Ordering;
 
 pub use chunk::{CHUNK_SIZE, PAGES_PER_CHUNK};
-pub use heap::{DEFAULT_RETAIN_BYTES, Heap, HeapStats, SweepStats};
+pub use heap::{DEFAULT_RETAIN_BYTES, Heap, HeapStats, PressureHook, SweepStats};
 pub use large::MAX_ALLOC_SIZE;
-pub use local::LocalHeap;
+pub use local::{LocalHeap, allocating_black, set_allocate_black};
 pub use os::fatal_oom;
 pub use page::PAGE_SIZE;
 pub use size_class::{

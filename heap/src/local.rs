@@ -9,11 +9,32 @@
 use core::cell::Cell;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::heap::Heap;
 use crate::page::{PAGE_SIZE, Page};
 use crate::size_class::{CLASSES, NUM_CLASSES, size_class_of};
+
+/// Whether new slots are allocated marked ("black"), as a collection in
+/// progress needs. One load and a branch on the fast path.
+static ALLOCATE_BLACK: AtomicBool = AtomicBool::new(false);
+
+/// Turns black allocation on or off for every `LocalHeap` of the process.
+pub fn set_allocate_black(on: bool) {
+    ALLOCATE_BLACK.store(on, Ordering::SeqCst);
+}
+
+/// Whether black allocation is on.
+pub fn allocating_black() -> bool {
+    ALLOCATE_BLACK.load(Ordering::Relaxed)
+}
+
+#[cold]
+#[inline(never)]
+fn mark_new(slot: NonNull<u8>) {
+    // SAFETY: `slot` was just allocated and cannot have been swept.
+    unsafe { crate::mark(slot) };
+}
 
 /// Stand-in bitmap word for empty bins, so the fast path needs no `Option`.
 static NO_WORD: AtomicU64 = AtomicU64::new(0);
@@ -98,8 +119,20 @@ impl LocalHeap {
     /// Returns a zeroed, 16-aligned slot of at least `size` bytes (`size`
     /// includes the header the caller writes; 0 is treated as 32). Exits via
     /// [`crate::fatal_oom`] for sizes above 2^46 or when the OS refuses memory.
+    ///
+    /// While [`set_allocate_black`] is on, the slot comes out marked, so a
+    /// collection in progress treats it as live.
     #[inline]
     pub fn alloc(&mut self, size: usize) -> NonNull<u8> {
+        let slot = self.alloc_unmarked(size);
+        if ALLOCATE_BLACK.load(Ordering::Relaxed) {
+            mark_new(slot);
+        }
+        slot
+    }
+
+    #[inline(always)]
+    fn alloc_unmarked(&mut self, size: usize) -> NonNull<u8> {
         if let Some(class) = size_class_of(size) {
             debug_assert!(class < NUM_CLASSES);
             // SAFETY: `size_class_of` only returns classes below NUM_CLASSES
@@ -123,6 +156,8 @@ impl LocalHeap {
             if let Some(page) = bin.page {
                 while bin.word_index + 1 < words {
                     if bin.load_word(page, class, bin.word_index + 1) {
+                        self.heap
+                            .note_allocation(bin.free.count_ones() as usize * bin.slot_size);
                         return bin.take();
                     }
                 }
@@ -132,6 +167,8 @@ impl LocalHeap {
             let page = self.heap.acquire_page(class, size);
             bin.page = Some(page);
             if bin.load_word(page, class, 0) {
+                self.heap
+                    .note_allocation(bin.free.count_ones() as usize * bin.slot_size);
                 return bin.take();
             }
             // Word 0 is full; the loop scans the rest of the page.

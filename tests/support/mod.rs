@@ -113,3 +113,22 @@ pub fn header_functions() -> Vec<String> {
     }
     names
 }
+
+/// Builds (or confirms up to date) `libgimso.a` and `libgimso.so` of the
+/// profile this test runs in: `cargo test` builds only the rlib.
+pub fn build_runtime_libraries() -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    let dir = profile_dir();
+    BUILT.call_once(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut cmd = Command::new(cargo);
+        cmd.current_dir(root())
+            .args(["build", "--quiet", "-p", "gimso", "--lib"]);
+        if dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build");
+        assert!(status.success(), "cargo build -p gimso failed");
+    });
+    dir
+}
