@@ -102,8 +102,10 @@ typedef struct gimso_source_location {
 #define GIMSO_THREAD_REQUEST_HANDSHAKE (1ULL << 8)
 #define GIMSO_THREAD_REQUEST_STOP (1ULL << 9)
 #define GIMSO_THREAD_REQUEST_SIGNAL (1ULL << 10)
-#define GIMSO_THREAD_REQUEST_MASK \
-    (GIMSO_THREAD_REQUEST_HANDSHAKE | GIMSO_THREAD_REQUEST_STOP | GIMSO_THREAD_REQUEST_SIGNAL)
+#define GIMSO_THREAD_REQUEST_COLLECT (1ULL << 11)
+#define GIMSO_THREAD_REQUEST_MASK                                                     \
+    (GIMSO_THREAD_REQUEST_HANDSHAKE | GIMSO_THREAD_REQUEST_STOP | GIMSO_THREAD_REQUEST_SIGNAL | \
+     GIMSO_THREAD_REQUEST_COLLECT)
 
 typedef struct gimso_thread_abi {
     uint64_t state; /* mode | request bits; pollcheck: state & REQUEST_MASK */
@@ -180,6 +182,26 @@ uintptr_t gimso_check_call(gimso_ptr fn);
 
 /* The object containing address `addr` (intval = addr), or the null pointer. */
 gimso_ptr gimso_lookup(uintptr_t addr);
+
+/* ---- Threads and the collector ------------------------------------------- */
+
+/* Attach the calling thread (threads also attach on their first runtime
+ * call and detach when they exit); returns its ABI struct. */
+gimso_thread_abi *gimso_thread_attach(void);
+void gimso_thread_detach(void);
+/* Bracket anything that may block (sleep, I/O, waiting): while exited, the
+ * collector scans the thread on its behalf instead of waiting for it. */
+void gimso_exit(void);
+void gimso_enter(void);
+/* A safepoint. Inlined form: if (t->state & GIMSO_THREAD_REQUEST_MASK)
+ * gimso_pollcheck_slow(t); */
+void gimso_pollcheck(void);
+void gimso_pollcheck_slow(gimso_thread_abi *thread);
+/* Run a full collection and wait for it; completed cycles so far. */
+void gimso_gc_collect(void);
+uint64_t gimso_gc_cycles(void);
+/* Keep a global object (and all it references) alive for good. */
+void gimso_register_global(gimso_ptr p);
 
 /* ---- Inline helpers (not exported functions) ----------------------------- */
 

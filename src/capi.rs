@@ -5,7 +5,7 @@
 //! Capabilities (`lower` fields) must be values the runtime handed out or
 //! 0: compiled code cannot forge one, and hand-written C must not either.
 
-use gimso_abi::{ABI_VERSION, CmpxchgResult, FlightPtr, MAX_ALIGN, SourceLocation};
+use gimso_abi::{ABI_VERSION, CmpxchgResult, FlightPtr, MAX_ALIGN, SourceLocation, ThreadAbi};
 use gimso_shadow::check::{Access, access_failed, check_access_at};
 use gimso_shadow::{free, function, lookup, memops, pointer};
 
@@ -26,11 +26,10 @@ pub extern "C" fn gimso_abi_version() -> u32 {
     ABI_VERSION
 }
 
-/// Allocates a zeroed object of `size` bytes.
+/// Allocates a zeroed object of `size` bytes. A safepoint.
 #[unsafe(no_mangle)]
 pub extern "C" fn gimso_alloc(size: usize) -> FlightPtr {
-    let obj = with_local(|l| gimso_shadow::alloc_object(l, size, 16, 0));
-    FlightPtr::from_lower(obj.lower())
+    FlightPtr::from_lower(gimso_gc::alloc(size, 16, 0).lower())
 }
 
 /// Allocates a zeroed object of `size` bytes aligned to `align`; null for an
@@ -40,8 +39,7 @@ pub extern "C" fn gimso_alloc_aligned(size: usize, align: usize) -> FlightPtr {
     if !align.is_power_of_two() || align > MAX_ALIGN {
         return FlightPtr::NULL;
     }
-    let obj = with_local(|l| gimso_shadow::alloc_object(l, size, align, 0));
-    FlightPtr::from_lower(obj.lower())
+    FlightPtr::from_lower(gimso_gc::alloc(size, align, 0).lower())
 }
 
 /// `free`.
@@ -192,6 +190,69 @@ pub extern "C" fn gimso_function_new(entry: usize) -> FlightPtr {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gimso_check_call(f: FlightPtr) -> usize {
     function::check_call_at(f, &SourceLocation::UNKNOWN)
+}
+
+/// Attaches the calling thread to the runtime (idempotent; threads also
+/// attach on their first runtime call) and returns its ABI struct.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_thread_attach() -> *const ThreadAbi {
+    gimso_gc::attach().abi_ptr()
+}
+
+/// Detaches the calling thread (also done automatically at thread exit).
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_thread_detach() {
+    gimso_gc::detach();
+}
+
+/// Leaves the entered state before something that may block.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_exit() {
+    gimso_gc::exit(gimso_gc::current());
+}
+
+/// Returns to the entered state after `gimso_exit`.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_enter() {
+    gimso_gc::enter(gimso_gc::current());
+}
+
+/// A safepoint: serves pending collector requests.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_pollcheck() {
+    gimso_gc::pollcheck(gimso_gc::current());
+}
+
+/// The slow path of an inlined pollcheck on `thread`'s state word.
+///
+/// # Safety
+/// `thread` is the calling thread's ABI struct from `gimso_thread_attach`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_pollcheck_slow(thread: *const ThreadAbi) {
+    // SAFETY: a Thread starts with its ThreadAbi (repr(C), offset 0).
+    let t = unsafe { &*(thread as *const gimso_gc::Thread) };
+    gimso_gc::thread::poll_slow(t);
+}
+
+/// Runs a full collection and waits for it.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_gc_collect() {
+    gimso_gc::collect();
+}
+
+/// Completed collection cycles.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_gc_cycles() -> u64 {
+    gimso_gc::collector::cycles_completed()
+}
+
+/// Registers a global object as a root for the rest of the program.
+///
+/// # Safety
+/// `p.lower` is 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_register_global(p: FlightPtr) {
+    gimso_gc::register_global_object(p.lower);
 }
 
 /// The object containing `addr`, as a pointer to `addr` with its capability.

@@ -1,36 +1,17 @@
-//! The calling thread's allocation cache.
-//!
-//! Until the collector's thread registry exists (issue 3), every thread that
-//! calls into the runtime gets a `LocalHeap` in a thread-local on first use;
-//! its pages go back to the heap when the thread exits.
+//! The calling thread's allocation cache, through the collector's thread
+//! registry (the thread attaches on first use and detaches when it exits).
 
-use core::cell::UnsafeCell;
-
-use gimso_heap::{Heap, LocalHeap};
-
-thread_local! {
-    static LOCAL: UnsafeCell<Option<LocalHeap>> = const { UnsafeCell::new(None) };
-}
+use gimso_heap::LocalHeap;
 
 /// Runs `f` with the calling thread's allocation cache.
 ///
-/// Works during thread teardown too (a C destructor allocating after the
-/// thread-local was destroyed): it then uses a temporary cache.
+/// Not a safepoint: `f` must not poll or exit.
 #[inline]
 pub fn with_local<R>(f: impl FnOnce(&mut LocalHeap) -> R) -> R {
-    let mut f = Some(f);
-    let done = LOCAL.try_with(|cell| {
-        // SAFETY: the cell is only reached from its own thread, and `f` never
-        // re-enters `with_local`, so this is the only live reference.
-        let slot = unsafe { &mut *cell.get() };
-        let local = slot.get_or_insert_with(|| LocalHeap::new(Heap::global()));
-        (f.take().expect("called once"))(local)
-    });
-    match done {
-        Ok(r) => r,
-        Err(_) => {
-            let mut local = LocalHeap::new(Heap::global());
-            (f.take().expect("not yet called"))(&mut local)
-        }
-    }
+    let t = gimso_gc::current();
+    // SAFETY: the calling thread is entered (attached threads are entered
+    // except inside `gimso_exit`/`gimso_enter` pairs, where compiled code
+    // makes no runtime calls) and `f` does not reach a safepoint, so nobody
+    // else touches the cache meanwhile.
+    f(unsafe { t.local_mut() })
 }

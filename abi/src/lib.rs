@@ -267,9 +267,12 @@ pub const THREAD_REQUEST_HANDSHAKE: u64 = 1 << 8;
 pub const THREAD_REQUEST_STOP: u64 = 1 << 9;
 /// A signal is pending delivery at the next safepoint.
 pub const THREAD_REQUEST_SIGNAL: u64 = 1 << 10;
+/// The thread must wait for a collection at its next safepoint (heap
+/// pacing, torture mode).
+pub const THREAD_REQUEST_COLLECT: u64 = 1 << 11;
 /// Any bit in this mask sends the pollcheck to its slow path.
 pub const THREAD_REQUEST_MASK: u64 =
-    THREAD_REQUEST_HANDSHAKE | THREAD_REQUEST_STOP | THREAD_REQUEST_SIGNAL;
+    THREAD_REQUEST_HANDSHAKE | THREAD_REQUEST_STOP | THREAD_REQUEST_SIGNAL | THREAD_REQUEST_COLLECT;
 
 /// The part of a mutator thread's state that compiled code reads and writes
 /// directly. The runtime's private thread state follows it in memory.
@@ -380,6 +383,7 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_THREAD_REQUEST_HANDSHAKE", THREAD_REQUEST_HANDSHAKE),
     ("GIMSO_THREAD_REQUEST_STOP", THREAD_REQUEST_STOP),
     ("GIMSO_THREAD_REQUEST_SIGNAL", THREAD_REQUEST_SIGNAL),
+    ("GIMSO_THREAD_REQUEST_COLLECT", THREAD_REQUEST_COLLECT),
     ("GIMSO_THREAD_REQUEST_MASK", THREAD_REQUEST_MASK),
     ("GIMSO_THREAD_STATE_OFFSET", THREAD_STATE_OFFSET as u64),
     (

@@ -1,3 +1,55 @@
-//! The collector: threads, safepoints, soft handshakes, concurrent marking
-//! and sweeping. Filled by issue 3; the heap already keeps the mark bits and
-//! `gimso-shadow` the store-barrier hook this crate will drive.
+//! The collector: on-the-fly, concurrent, parallel, non-moving (DESIGN §4).
+//!
+//! - [`thread`]: the registry of mutator threads, their state word,
+//!   `enter`/`exit`, the pollcheck, attach/detach, stop-the-world.
+//! - [`handshake`]: soft handshakes (callbacks run by each thread at its
+//!   next poll, or on its behalf while it is exited).
+//! - [`stack`]: stack bounds and register spilling for conservative scans.
+//! - [`roots`]: globals, root ranges, handles (`Root`), thread roots.
+//! - [`mark`]: marking, tracing through shadow storage, parallel draining,
+//!   the free singleton.
+//! - [`collector`]: the collector thread and its cycle, triggers, pacing.
+//! - [`config`]: the `GIMSO_GC_*` switches.
+//!
+//! No cycle stops all threads (except under `GIMSO_GC_STW=1` and for
+//! `GIMSO_GC_VERIFY=1`'s check); the store barrier (`gimso-shadow`), black
+//! allocation (`gimso-heap`) and repeated root handshakes until nothing new
+//! is marked make concurrent marking complete.
+
+pub mod collector;
+pub mod config;
+pub mod handshake;
+pub mod mark;
+pub mod roots;
+pub mod stack;
+pub mod thread;
+
+pub use collector::{CycleStats, collect, last_cycle};
+pub use roots::{Root, register_global_object, register_root_range};
+pub use thread::{Thread, attach, current, detach, enter, exit, exited, pollcheck};
+
+/// Allocates a data object for the calling thread (see
+/// [`gimso_shadow::alloc_object`]), honouring `GIMSO_GC_TORTURE` and the
+/// heap limit. A safepoint: call only where the thread holds no uncovered
+/// capability (all in registers, stack or roots, as compiled code does).
+#[inline]
+pub fn alloc(size: usize, align: usize, flags: u64) -> gimso_shadow::ObjRef {
+    let t = current();
+    before_alloc(t, size);
+    // SAFETY: the calling thread is entered and owns its cache.
+    gimso_shadow::alloc_object(unsafe { t.local_mut() }, size, align, flags)
+}
+
+/// The safepoint work an allocation does first: torture collections, the
+/// heap limit, and pending requests.
+#[inline]
+pub fn before_alloc(t: &Thread, size: usize) {
+    let cfg = config::config();
+    if cfg.torture != 0 && t.count_allocation(cfg.torture) {
+        t.request_collect();
+    }
+    if cfg.heap_max != 0 && size > cfg.heap_max {
+        gimso_heap::fatal_oom(size);
+    }
+    pollcheck(t);
+}

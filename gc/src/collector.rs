@@ -1,0 +1,344 @@
+//! The collector thread and its cycle (DESIGN §4):
+//!
+//! 1. clear all mark bits; turn on the store barrier and black allocation;
+//! 2. handshake: every thread flushes its allocation cache and scans its
+//!    roots; mark the registered globals; drain the grey stack in parallel;
+//! 3. repeat root handshakes until one marks nothing new (grey-stack
+//!    fixpoint, no load barrier);
+//! 4. barrier off; optionally verify; sweep concurrently; black allocation
+//!    off; next trigger = max(live × (multiplier − 1), threshold).
+//!
+//! `GIMSO_GC_STW=1` runs steps 1–3 with every thread stopped instead.
+
+use core::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashSet;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use gimso_abi::{FATAL_REPORT_PREFIX, HEADER_SIZE};
+use gimso_heap::Heap;
+use parking_lot::{Condvar, Mutex};
+
+use crate::config::config;
+use crate::handshake::{self, Context, soft_handshake};
+use crate::mark::{self, drain, marked_count, push_grey};
+use crate::roots::{mark_globals, scan_thread};
+use crate::thread::{self, Thread, current_if_attached, stop_world};
+
+struct State {
+    requested: bool,
+    running: bool,
+    completed: u64,
+}
+
+static STATE: Mutex<State> = Mutex::new(State {
+    requested: false,
+    running: false,
+    completed: 0,
+});
+static WAKE: Condvar = Condvar::new();
+static DONE: Condvar = Condvar::new();
+static STARTED: OnceLock<()> = OnceLock::new();
+static REQUESTED_FAST: AtomicBool = AtomicBool::new(false);
+static LAST: Mutex<Option<CycleStats>> = Mutex::new(None);
+
+/// What one cycle did, for tests, benchmarks and `GIMSO_GC_TRACE`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CycleStats {
+    /// Cycle number (1-based).
+    pub cycle: u64,
+    /// Committed heap bytes before the cycle.
+    pub heap_before: usize,
+    /// Committed heap bytes after sweeping.
+    pub heap_after: usize,
+    /// Live bytes found by the sweep.
+    pub live_bytes: usize,
+    /// Bytes freed by the sweep.
+    pub freed_bytes: usize,
+    /// Time from the start of the cycle to the end of marking.
+    pub mark: Duration,
+    /// Time sweeping.
+    pub sweep: Duration,
+    /// Longest time any thread spent in a handshake callback.
+    pub max_pause: Duration,
+    /// Handshake rounds until the grey-stack fixpoint.
+    pub rounds: u32,
+    /// Registered threads at the end of the cycle.
+    pub threads: usize,
+}
+
+/// Starts the collector thread (once) and installs the heap and barrier
+/// hooks.
+pub fn ensure_started() {
+    STARTED.get_or_init(|| {
+        let heap = Heap::global();
+        mark::free_singleton();
+        gimso_shadow::barrier::set_grey_hook(Some(barrier_grey));
+        heap.set_trigger(config().threshold);
+        heap.set_pressure_hook(Some(on_pressure));
+        std::thread::Builder::new()
+            .name("gimso-gc".into())
+            .spawn(collector_main)
+            .unwrap_or_else(|e| fatal(&format!("cannot start the collector thread: {e}")));
+    });
+}
+
+fn fatal(msg: &str) -> ! {
+    eprintln!("{FATAL_REPORT_PREFIX} {msg}");
+    // SAFETY: _exit never returns and is always safe to call.
+    unsafe { libc::_exit(134) }
+}
+
+/// The store barrier's grey sink: the marking thread's own grey list (it
+/// is handed over at the next handshake), or the shared stack for threads
+/// the collector does not know.
+fn barrier_grey(lower: usize) {
+    match current_if_attached() {
+        // SAFETY: the barrier runs on the thread itself, entered.
+        Some(t) => unsafe { t.grey_mut().push(lower) },
+        None => push_grey(&mut vec![lower]),
+    }
+}
+
+/// Allocation crossed the trigger: wake the collector; if the program
+/// outruns it by far, make the allocating thread wait at its next
+/// safepoint (pacing), which also bounds the heap.
+fn on_pressure(heap: &'static Heap) {
+    if !REQUESTED_FAST.swap(true, Ordering::AcqRel) {
+        request();
+    }
+    let trigger = config().threshold.max(1);
+    let limit = config().heap_max;
+    let over_pace = heap.allocated() > trigger.saturating_mul(4).max(next_trigger() * 2);
+    let over_max = limit != 0 && heap.stats().committed_bytes > limit;
+    if over_pace || over_max {
+        if let Some(t) = current_if_attached() {
+            t.request_collect();
+        }
+    }
+}
+
+static NEXT_TRIGGER: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+fn next_trigger() -> usize {
+    NEXT_TRIGGER.load(Ordering::Relaxed)
+}
+
+/// Asks for a cycle without waiting.
+pub fn request() {
+    ensure_started();
+    let mut s = STATE.lock();
+    s.requested = true;
+    WAKE.notify_one();
+}
+
+/// Runs a full collection that starts after this call and waits for it.
+/// Call exited (or from a thread the collector does not know).
+pub fn collect_and_wait() {
+    ensure_started();
+    let mut s = STATE.lock();
+    // A cycle already running may have scanned our roots before we asked.
+    let target = s.completed + if s.running { 2 } else { 1 };
+    s.requested = true;
+    WAKE.notify_one();
+    while s.completed < target {
+        DONE.wait(&mut s);
+    }
+}
+
+/// Collects now: from an attached thread, exits around the wait so the
+/// collector can scan this thread on its behalf.
+pub fn collect() {
+    match current_if_attached() {
+        Some(t) => {
+            thread::exit(t);
+            collect_and_wait();
+            thread::enter(t);
+        }
+        None => collect_and_wait(),
+    }
+}
+
+/// Statistics of the last completed cycle.
+pub fn last_cycle() -> Option<CycleStats> {
+    *LAST.lock()
+}
+
+/// Number of completed cycles.
+pub fn cycles_completed() -> u64 {
+    STATE.lock().completed
+}
+
+fn collector_main() {
+    loop {
+        {
+            let mut s = STATE.lock();
+            while !s.requested {
+                WAKE.wait(&mut s);
+            }
+            s.requested = false;
+            s.running = true;
+        }
+        REQUESTED_FAST.store(false, Ordering::Release);
+        let stats = run_cycle();
+        *LAST.lock() = Some(stats);
+        if config().trace {
+            trace_line(&stats);
+        }
+        let mut s = STATE.lock();
+        s.running = false;
+        s.completed += 1;
+        DONE.notify_all();
+    }
+}
+
+fn trace_line(s: &CycleStats) {
+    const MIB: f64 = (1 << 20) as f64;
+    eprintln!(
+        "gimso-gc: cycle {}: heap {:.1} MiB -> {:.1} MiB (live {:.1} MiB), mark {:.2} ms, sweep {:.2} ms, \
+         max pause {} us, rounds {}, threads {}",
+        s.cycle,
+        s.heap_before as f64 / MIB,
+        s.heap_after as f64 / MIB,
+        s.live_bytes as f64 / MIB,
+        s.mark.as_secs_f64() * 1e3,
+        s.sweep.as_secs_f64() * 1e3,
+        s.max_pause.as_micros(),
+        s.rounds,
+        s.threads,
+    );
+}
+
+fn cb_start(t: &Thread, ctx: Context) {
+    // SAFETY: handshake callbacks run with t's run lock held.
+    unsafe { t.local_mut().flush() };
+    scan_thread(t, ctx);
+}
+
+fn cb_roots(t: &Thread, ctx: Context) {
+    scan_thread(t, ctx);
+}
+
+fn set_marking(on: bool) {
+    gimso_shadow::barrier::gimso_gc_marking.store(on as u8, Ordering::SeqCst);
+}
+
+fn run_cycle() -> CycleStats {
+    let cfg = config();
+    let heap = Heap::global();
+    let start = Instant::now();
+    let heap_before = heap.stats().committed_bytes;
+    heap.take_allocated();
+    handshake::take_max_pause();
+    let workers = cfg.markers;
+    let mut rounds = 0;
+
+    heap.clear_marks();
+    set_marking(true);
+    gimso_heap::set_allocate_black(true);
+    if cfg.stw {
+        let world = stop_world();
+        for t in &world.threads {
+            // SAFETY: stop_world holds every run lock.
+            unsafe { t.local_mut().flush() };
+            scan_thread(t, Context::OnBehalf);
+        }
+        mark_globals();
+        drain(workers);
+        rounds = 1;
+        set_marking(false);
+        if cfg.verify {
+            verify(&world.threads);
+        }
+        drop(world);
+    } else {
+        soft_handshake(cb_start);
+        mark_globals();
+        drain(workers);
+        loop {
+            rounds += 1;
+            let before = marked_count();
+            soft_handshake(cb_roots);
+            drain(workers);
+            if marked_count() == before && mark::grey_is_empty() {
+                break;
+            }
+        }
+        set_marking(false);
+        if cfg.verify {
+            let world = stop_world();
+            verify(&world.threads);
+            drop(world);
+        }
+    }
+    let mark_time = start.elapsed();
+
+    let sweep_start = Instant::now();
+    let swept = heap.sweep();
+    gimso_heap::set_allocate_black(false);
+    let sweep = sweep_start.elapsed();
+
+    let next = ((swept.live_bytes as f64) * (cfg.multiplier - 1.0)) as usize;
+    let next = next.max(cfg.threshold);
+    NEXT_TRIGGER.store(next, Ordering::Relaxed);
+    heap.set_trigger(next);
+
+    let heap_after = heap.stats().committed_bytes;
+    if cfg.heap_max != 0 && swept.live_bytes > cfg.heap_max {
+        fatal(&format!(
+            "heap limit exceeded: {} bytes live after a collection, GIMSO_HEAP_MAX is {}",
+            swept.live_bytes, cfg.heap_max
+        ));
+    }
+    CycleStats {
+        cycle: cycles_completed() + 1,
+        heap_before,
+        heap_after,
+        live_bytes: swept.live_bytes,
+        freed_bytes: swept.freed_bytes,
+        mark: mark_time,
+        sweep,
+        max_pause: handshake::take_max_pause(),
+        rounds,
+        threads: thread::threads().len(),
+    }
+}
+
+/// With the world stopped after marking: re-traces everything reachable
+/// from the roots and checks each heap object found is marked.
+fn verify(threads: &[std::sync::Arc<Thread>]) {
+    // Collect roots without marking: scan into a list of candidate lowers.
+    let mut stack: Vec<usize> = Vec::new();
+    for t in threads {
+        if t.is_detached() {
+            continue;
+        }
+        let (regs, sp) = t.saved_state();
+        let mut words: Vec<usize> = regs.to_vec();
+        if sp != 0 && sp < t.stack_top() {
+            // SAFETY: the thread is stopped (its run lock held) and attached.
+            unsafe { crate::stack::scan_words(sp, t.stack_top(), |w| words.push(w)) };
+        }
+        for w in words {
+            if let Some(obj) = gimso_shadow::lookup::object_containing(w) {
+                stack.push(obj.lower());
+            }
+        }
+        stack.extend(t.cc_caps().iter().copied().filter(|&c| c != 0));
+    }
+    let mut seen: HashSet<usize> = HashSet::new();
+    while let Some(lower) = stack.pop() {
+        if !seen.insert(lower) {
+            continue;
+        }
+        if let Some(slot) = gimso_heap::lookup(lower - HEADER_SIZE) {
+            // SAFETY: lookup returned an allocated slot.
+            if !unsafe { gimso_heap::is_marked(slot.start) } {
+                fatal(&format!(
+                    "GIMSO_GC_VERIFY: reachable object {lower:#x} is not marked (collector bug)"
+                ));
+            }
+        }
+        mark::references(lower, false, |target| stack.push(target));
+    }
+}

@@ -1,0 +1,129 @@
+//! Roots: registered globals, precise root ranges, runtime-held handles,
+//! CC buffers, and conservatively scanned stacks and registers.
+
+use parking_lot::Mutex;
+
+use crate::handshake::Context;
+use crate::mark::{mark_conservative, mark_lower, push_grey};
+use crate::stack::{scan_words, with_spilled_registers};
+use crate::thread::{Thread, current};
+
+static GLOBAL_OBJECTS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+static ROOT_RANGES: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+/// Registers a global object (its capability): it and everything it
+/// references stay alive for the rest of the program.
+pub fn register_global_object(lower: usize) {
+    if lower != 0 {
+        GLOBAL_OBJECTS.lock().push(lower);
+    }
+}
+
+/// Registers `words` words at `start`, each holding a capability or 0, as
+/// precise roots (runtime statics).
+///
+/// # Safety
+/// The range must stay readable for the rest of the program.
+pub unsafe fn register_root_range(start: *const usize, words: usize) {
+    ROOT_RANGES.lock().push((start as usize, words));
+}
+
+/// Marks the registered globals and root ranges, pushing greys.
+pub(crate) fn mark_globals() {
+    let mut grey = Vec::new();
+    for &lower in GLOBAL_OBJECTS.lock().iter() {
+        match mark_lower(lower) {
+            Some(l) => grey.push(l),
+            // Not a heap object (a static): trace it every time.
+            None if gimso_heap::lookup(lower).is_none() => grey.push(lower),
+            None => {}
+        }
+    }
+    for &(start, words) in ROOT_RANGES.lock().iter() {
+        for i in 0..words {
+            // SAFETY: registered ranges stay readable (register_root_range).
+            let w = unsafe { core::ptr::read_volatile((start as *const usize).add(i)) };
+            grey.extend(mark_lower(w));
+        }
+    }
+    push_grey(&mut grey);
+}
+
+/// Scans one thread's roots: its stack and registers (conservatively), its
+/// CC buffers and handles (precisely), and hands over the objects its store
+/// barrier greyed. Runs in a handshake callback, so the caller holds the
+/// thread's run lock.
+pub(crate) fn scan_thread(t: &Thread, ctx: Context) {
+    if t.is_detached() {
+        return;
+    }
+    let mut grey = Vec::new();
+    let top = t.stack_top();
+    match ctx {
+        Context::Own => with_spilled_registers(|regs, sp| {
+            for &r in regs {
+                grey.extend(mark_conservative(r));
+            }
+            // SAFETY: [sp, top) is the live part of our own stack.
+            unsafe { scan_words(sp, top, |w| grey.extend(mark_conservative(w))) };
+        }),
+        Context::OnBehalf => {
+            let (regs, sp) = t.saved_state();
+            for r in regs {
+                grey.extend(mark_conservative(r));
+            }
+            if sp != 0 && sp < top {
+                // SAFETY: the thread is exited (we hold its run lock) and not
+                // detached, so its stack above the saved pointer is mapped and
+                // holds its callers' frames.
+                unsafe { scan_words(sp, top, |w| grey.extend(mark_conservative(w))) };
+            }
+        }
+    }
+    for &cap in t.cc_caps() {
+        grey.extend(mark_lower(cap));
+    }
+    // SAFETY: the caller holds t's run lock (handshake callback).
+    unsafe {
+        for &h in t.handles_mut().iter() {
+            grey.extend(mark_lower(h));
+        }
+        grey.append(t.grey_mut());
+    }
+    push_grey(&mut grey);
+}
+
+/// Keeps a capability alive while runtime code holds it somewhere the
+/// conservative stack scan cannot see (a Rust collection, say) across a
+/// safepoint. Guards must be dropped in reverse order of creation.
+pub struct Root {
+    thread: &'static Thread,
+    index: usize,
+}
+
+impl Root {
+    /// Roots `lower` for the calling thread until the guard drops.
+    pub fn new(lower: usize) -> Root {
+        let thread = current();
+        // SAFETY: the calling thread is entered and owns its handle list.
+        let handles = unsafe { thread.handles_mut() };
+        handles.push(lower);
+        Root {
+            thread,
+            index: handles.len() - 1,
+        }
+    }
+}
+
+impl Drop for Root {
+    fn drop(&mut self) {
+        // SAFETY: guards drop on their own thread, entered.
+        let handles = unsafe { self.thread.handles_mut() };
+        debug_assert_eq!(
+            handles.len(),
+            self.index + 1,
+            "Root guards dropped out of order"
+        );
+        handles.truncate(self.index);
+    }
+}
