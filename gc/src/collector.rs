@@ -93,6 +93,9 @@ fn fatal(msg: &str) -> ! {
 /// is handed over at the next handshake), or the shared stack for threads
 /// the collector does not know.
 fn barrier_grey(lower: usize) {
+    // Counted now: a round that ends with this object still in a thread's
+    // list must not be taken for the fixpoint.
+    mark::note_marked();
     match current_if_attached() {
         // SAFETY: the barrier runs on the thread itself, entered.
         Some(t) => unsafe { t.grey_mut().push(lower) },
@@ -215,6 +218,8 @@ fn cb_start(t: &Thread, ctx: Context) {
     scan_thread(t, ctx);
 }
 
+fn cb_nothing(_: &Thread, _: Context) {}
+
 fn cb_roots(t: &Thread, ctx: Context) {
     scan_thread(t, ctx);
 }
@@ -276,6 +281,12 @@ fn run_cycle() -> CycleStats {
     let sweep_start = Instant::now();
     let swept = heap.sweep();
     gimso_heap::set_allocate_black(false);
+    // A thread that read "marking" or "black" just before they went off
+    // may still be about to set a mark bit; such a late mark landing after
+    // the next cycle's clear_marks would make an object look traced when
+    // it is not. Barriers and allocations never poll, so once every thread
+    // has passed a safepoint none is left in flight.
+    soft_handshake(cb_nothing);
     let sweep = sweep_start.elapsed();
 
     let next = ((swept.live_bytes as f64) * (cfg.multiplier - 1.0)) as usize;
@@ -304,11 +315,16 @@ fn run_cycle() -> CycleStats {
     }
 }
 
-/// With the world stopped after marking: re-traces everything reachable
-/// from the roots and checks each heap object found is marked.
+/// With the world stopped after marking: checks the tri-colour invariant
+/// the sweep relies on. Every precise root (globals, CC buffers, handles) is
+/// marked, and every object referenced by a marked object reachable from
+/// the roots is marked. Stack words are conservative: stack slots below the
+/// last root scan may hold stale values, so an unmarked object found only
+/// on a stack is not an error, but everything a marked one references must
+/// be.
 fn verify(threads: &[std::sync::Arc<Thread>]) {
-    // Collect roots without marking: scan into a list of candidate lowers.
     let mut stack: Vec<usize> = Vec::new();
+    let mut precise: Vec<usize> = Vec::new();
     for t in threads {
         if t.is_detached() {
             continue;
@@ -324,21 +340,41 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
                 stack.push(obj.lower());
             }
         }
-        stack.extend(t.cc_caps().iter().copied().filter(|&c| c != 0));
+        precise.extend(t.cc_caps().iter().copied().filter(|&c| c != 0));
+        // SAFETY: the thread is stopped; we hold its run lock.
+        precise.extend(unsafe { t.handles_mut() }.iter().copied());
     }
+    precise.extend(crate::roots::global_objects());
+    for &lower in &precise {
+        if !is_marked_or_static(lower) {
+            fatal(&format!(
+                "GIMSO_GC_VERIFY: root {lower:#x} is not marked (collector bug)"
+            ));
+        }
+    }
+    stack.extend(precise);
     let mut seen: HashSet<usize> = HashSet::new();
     while let Some(lower) = stack.pop() {
-        if !seen.insert(lower) {
+        if !seen.insert(lower) || !is_marked_or_static(lower) {
             continue;
         }
-        if let Some(slot) = gimso_heap::lookup(lower - HEADER_SIZE) {
-            // SAFETY: lookup returned an allocated slot.
-            if !unsafe { gimso_heap::is_marked(slot.start) } {
+        mark::references(lower, false, |target| {
+            if !is_marked_or_static(target) {
                 fatal(&format!(
-                    "GIMSO_GC_VERIFY: reachable object {lower:#x} is not marked (collector bug)"
+                    "GIMSO_GC_VERIFY: marked object {lower:#x} references unmarked {target:#x} \
+                     (collector bug)"
                 ));
             }
-        }
-        mark::references(lower, false, |target| stack.push(target));
+            stack.push(target);
+        });
+    }
+}
+
+/// Marked, or not a heap object at all (a static global or the singleton).
+fn is_marked_or_static(lower: usize) -> bool {
+    match gimso_heap::lookup(lower.wrapping_sub(HEADER_SIZE)) {
+        // SAFETY: lookup returned an allocated slot.
+        Some(slot) => unsafe { gimso_heap::is_marked(slot.start) },
+        None => true,
     }
 }

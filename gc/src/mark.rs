@@ -35,6 +35,12 @@ struct GreyState {
     workers: usize,
 }
 
+/// Counts an object marked outside this module (by the store barrier), so
+/// termination sees it even before it is handed over for tracing.
+pub fn note_marked() {
+    MARKED.fetch_add(1, Ordering::AcqRel);
+}
+
 /// Count of objects marked so far (monotonic).
 pub fn marked_count() -> usize {
     MARKED.load(Ordering::Acquire)

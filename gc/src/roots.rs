@@ -28,6 +28,11 @@ pub unsafe fn register_root_range(start: *const usize, words: usize) {
     ROOT_RANGES.lock().push((start as usize, words));
 }
 
+/// The registered global objects.
+pub(crate) fn global_objects() -> Vec<usize> {
+    GLOBAL_OBJECTS.lock().clone()
+}
+
 /// Marks the registered globals and root ranges, pushing greys.
 pub(crate) fn mark_globals() {
     let mut grey = Vec::new();

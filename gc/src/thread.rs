@@ -248,7 +248,12 @@ fn detach_thread(t: &Arc<Thread>) {
     }
     serve_requests(t);
     // SAFETY: we are the thread, entered (holding the run lock).
-    unsafe { t.local_mut().flush() };
+    unsafe {
+        t.local_mut().flush();
+        // Objects our store barrier greyed must still be traced: once we
+        // are detached, no handshake looks at this thread again.
+        crate::mark::push_grey(t.grey_mut());
+    }
     t.detached.store(true, Ordering::Release);
     t.abi
         .state
