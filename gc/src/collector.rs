@@ -149,17 +149,14 @@ pub fn collect_and_wait() {
     }
 }
 
-/// Collects now: from an attached thread, exits around the wait so the
-/// collector can scan this thread on its behalf.
+/// Collects now and waits. Attaches the calling thread (its stack holds
+/// the caller's pointers, which must count as roots) and exits around the
+/// wait so the collector scans it on its behalf.
 pub fn collect() {
-    match current_if_attached() {
-        Some(t) => {
-            thread::exit(t);
-            collect_and_wait();
-            thread::enter(t);
-        }
-        None => collect_and_wait(),
-    }
+    let t = thread::current();
+    thread::exit(t);
+    collect_and_wait();
+    thread::enter(t);
 }
 
 /// Statistics of the last completed cycle.
