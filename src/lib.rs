@@ -11,5 +11,6 @@ pub mod mutator;
 
 pub use gimso_abi as abi;
 pub use gimso_atomics as atomics;
+pub use gimso_gc as gc;
 pub use gimso_heap as heap;
 pub use gimso_shadow as shadow;

@@ -197,6 +197,24 @@ fn access_check(c: &mut Criterion) {
     g.finish();
 }
 
+/// The fast paths compiled code inlines everywhere: the store barrier's
+/// test while the collector is not marking, and the pollcheck with nothing
+/// requested.
+fn fast_paths(c: &mut Criterion) {
+    let mut h = BenchHeap::new();
+    let obj = alloc_object(&mut h.local, 64, 16, 0);
+    let t = gimso::gc::current();
+    let mut g = c.benchmark_group("fast_path");
+    g.bench_function("barrier/gimso", |b| {
+        b.iter(|| gimso_shadow::barrier::store_barrier(black_box(obj.lower())))
+    });
+    g.bench_function("pollcheck/gimso", |b| {
+        b.iter(|| gimso::gc::pollcheck(black_box(t)))
+    });
+    g.bench_function("nothing/raw", |b| b.iter(|| black_box(obj.lower())));
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -207,6 +225,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = alloc_free, pointer_store_load, atomic_pointer, access_check
+    targets = alloc_free, pointer_store_load, atomic_pointer, access_check, fast_paths
 }
 criterion_main!(benches);

@@ -159,6 +159,25 @@ pub fn collect() {
     thread::enter(t);
 }
 
+static STALLS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+static STALL_NS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+
+/// Records a thread waiting for a collection it was asked to wait for
+/// (pacing, heap limit, torture).
+pub(crate) fn note_stall(d: Duration) {
+    STALLS.fetch_add(1, Ordering::Relaxed);
+    STALL_NS.fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
+}
+
+/// How many times threads waited for a collection, and for how long in
+/// total, since the start.
+pub fn stalls() -> (u64, Duration) {
+    (
+        STALLS.load(Ordering::Relaxed),
+        Duration::from_nanos(STALL_NS.load(Ordering::Relaxed)),
+    )
+}
+
 /// Statistics of the last completed cycle.
 pub fn last_cycle() -> Option<CycleStats> {
     *LAST.lock()

@@ -29,6 +29,18 @@ static DONE_CV: Condvar = Condvar::new();
 /// Longest time a thread spent in a callback since the last reset (ns).
 static MAX_PAUSE_NS: AtomicU64 = AtomicU64::new(0);
 static PAUSE_LOG: Mutex<Option<Vec<u64>>> = Mutex::new(None);
+/// Callbacks run by threads themselves / on their behalf, since the start.
+static SERVED_OWN: AtomicU64 = AtomicU64::new(0);
+static SERVED_ON_BEHALF: AtomicU64 = AtomicU64::new(0);
+
+/// How many handshake callbacks threads ran themselves, and how many the
+/// collector ran on behalf of exited threads, since the start.
+pub fn served() -> (u64, u64) {
+    (
+        SERVED_OWN.load(Ordering::Relaxed),
+        SERVED_ON_BEHALF.load(Ordering::Relaxed),
+    )
+}
 
 /// Runs the current callback for `t` and clears its request bit.
 ///
@@ -40,6 +52,10 @@ pub(crate) fn serve(t: &Thread, ctx: Context) {
         let cb: Callback = unsafe { core::mem::transmute::<usize, Callback>(raw) };
         let start = Instant::now();
         cb(t, ctx);
+        match ctx {
+            Context::Own => SERVED_OWN.fetch_add(1, Ordering::Relaxed),
+            Context::OnBehalf => SERVED_ON_BEHALF.fetch_add(1, Ordering::Relaxed),
+        };
         if ctx == Context::Own {
             record_pause(start.elapsed());
         }
@@ -98,6 +114,11 @@ fn try_complete(t: &Thread) -> bool {
     if !t.try_lock_run() {
         return false;
     }
+    // An entered thread always holds its run lock.
+    debug_assert_ne!(
+        t.state().load(Ordering::Acquire) & gimso_abi::THREAD_STATE_MODE_MASK,
+        gimso_abi::THREAD_STATE_ENTERED
+    );
     if t.state().load(Ordering::Acquire) & THREAD_REQUEST_HANDSHAKE != 0 {
         if t.is_detached() {
             t.state()

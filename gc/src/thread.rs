@@ -302,9 +302,11 @@ fn serve_requests(t: &Thread) {
             t.abi
                 .state
                 .fetch_and(!THREAD_REQUEST_COLLECT, Ordering::AcqRel);
+            let start = std::time::Instant::now();
             exit_raw(t);
             collector::collect_and_wait();
             enter_raw(t);
+            collector::note_stall(start.elapsed());
         } else {
             return;
         }
