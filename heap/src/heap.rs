@@ -334,6 +334,12 @@ impl Heap {
         self.committed.fetch_add(len, Ordering::Relaxed);
         self.large_bytes.fetch_add(len, Ordering::Relaxed);
         self.large_objects.fetch_add(1, Ordering::Relaxed);
+        // A large object is in the swept list from birth, unlike a small
+        // slot (safe in its owned page): allocated black, it must be marked
+        // before a concurrent sweep can see it.
+        if crate::local::allocating_black() {
+            d.mark.store(true, Ordering::Release);
+        }
         self.large.lock().push(d);
         ptr
     }
