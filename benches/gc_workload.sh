@@ -102,3 +102,11 @@ row() {
 row "binary_trees_gimso" "$t_gimso" "$rss_gimso"
 row "binary_trees_boehm" "$t_boehm" "$rss_boehm"
 row "binary_trees_malloc" "$t_malloc" "$rss_malloc"
+echo
+for prog in gimso boehm malloc; do
+    printf 'binary_trees_%s runs (s, peak RSS MiB):' "$prog"
+    for round in $(seq 1 "$RUNS"); do
+        tail -n 1 "$OUT/$prog.$round.time" | awk '{ printf " %.2f/%.1f", $1, $2 / 1024 }'
+    done
+    echo
+done

@@ -356,7 +356,13 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
                 stack.push(obj.lower());
             }
         }
-        precise.extend(t.cc_caps().iter().copied().filter(|&c| c != 0));
+        precise.extend(
+            t.cc_caps()
+                .iter()
+                .chain(t.cc_outline_caps())
+                .copied()
+                .filter(|&c| c != 0),
+        );
         // SAFETY: the thread is stopped; we hold its run lock.
         precise.extend(unsafe { t.handles_mut() }.iter().copied());
     }

@@ -85,7 +85,7 @@ pub(crate) fn scan_thread(t: &Thread, ctx: Context) {
             }
         }
     }
-    for &cap in t.cc_caps() {
+    for &cap in t.cc_caps().iter().chain(t.cc_outline_caps()) {
         grey.extend(mark_lower(cap));
     }
     // SAFETY: the caller holds t's run lock (handshake callback).

@@ -141,6 +141,19 @@ impl Thread {
         &self.abi.cc_caps
     }
 
+    /// The capability words of the outline CC buffer (calls larger than
+    /// the inline one), if any.
+    pub(crate) fn cc_outline_caps(&self) -> &[usize] {
+        let words = self.abi.cc_outline_bytes as usize / gimso_abi::WORD_SIZE;
+        if self.abi.cc_outline_caps.is_null() || words == 0 {
+            return &[];
+        }
+        // SAFETY: the outline buffer holds `cc_outline_bytes` of capability
+        // words while its pointer is set; the run lock serialises us with
+        // the thread that owns it.
+        unsafe { core::slice::from_raw_parts(self.abi.cc_outline_caps, words) }
+    }
+
     /// Highest address of this thread's stack.
     pub(crate) fn stack_top(&self) -> usize {
         self.stack_top
