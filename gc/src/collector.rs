@@ -67,10 +67,22 @@ pub struct CycleStats {
     pub threads: usize,
 }
 
+/// Set when `GIMSO_GC_TORTURE` or `GIMSO_HEAP_MAX` asks every allocation
+/// for extra work, so the common case tests one flag.
+static ALLOC_CHECKS: AtomicBool = AtomicBool::new(false);
+
+/// Whether allocations must run the torture and heap-limit checks.
+#[inline(always)]
+pub fn alloc_checks_enabled() -> bool {
+    ALLOC_CHECKS.load(Ordering::Relaxed)
+}
+
 /// Starts the collector thread (once) and installs the heap and barrier
 /// hooks.
 pub fn ensure_started() {
     STARTED.get_or_init(|| {
+        let cfg = config();
+        ALLOC_CHECKS.store(cfg.torture != 0 || cfg.heap_max != 0, Ordering::Relaxed);
         let heap = Heap::global();
         mark::free_singleton();
         gimso_shadow::barrier::set_grey_hook(Some(barrier_grey));
@@ -213,9 +225,10 @@ fn collector_main() {
 
 fn trace_line(s: &CycleStats) {
     const MIB: f64 = (1 << 20) as f64;
+    let (stalls, stalled) = stalls();
     eprintln!(
         "gimso-gc: cycle {}: heap {:.1} MiB -> {:.1} MiB (live {:.1} MiB), mark {:.2} ms, sweep {:.2} ms, \
-         max pause {} us, rounds {}, threads {}",
+         max pause {} us, rounds {}, threads {}, pacing waits {stalls} ({:.1} ms in all)",
         s.cycle,
         s.heap_before as f64 / MIB,
         s.heap_after as f64 / MIB,
@@ -225,6 +238,7 @@ fn trace_line(s: &CycleStats) {
         s.max_pause.as_micros(),
         s.rounds,
         s.threads,
+        stalled.as_secs_f64() * 1e3,
     );
 }
 
@@ -241,7 +255,7 @@ fn cb_roots(t: &Thread, ctx: Context) {
 }
 
 fn set_marking(on: bool) {
-    gimso_shadow::barrier::gimso_gc_marking.store(on as u8, Ordering::SeqCst);
+    gimso_shadow::barrier::set_marking(on);
 }
 
 fn run_cycle() -> CycleStats {
@@ -309,6 +323,10 @@ fn run_cycle() -> CycleStats {
     let next = next.max(cfg.threshold);
     NEXT_TRIGGER.store(next, Ordering::Relaxed);
     heap.set_trigger(next);
+    // Empty pages the program will fill again before the next cycle stay
+    // committed: returning them to the OS only to fault them back in costs
+    // more than it saves. Beyond that, they go back.
+    heap.set_retain_bytes(next.max(gimso_heap::DEFAULT_RETAIN_BYTES));
 
     let heap_after = heap.stats().committed_bytes;
     if cfg.heap_max != 0 && swept.live_bytes > cfg.heap_max {
@@ -383,13 +401,26 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
         mark::references(lower, false, |target| {
             if !is_marked_or_static(target) {
                 fatal(&format!(
-                    "GIMSO_GC_VERIFY: marked object {lower:#x} references unmarked {target:#x} \
-                     (collector bug)"
+                    "GIMSO_GC_VERIFY: marked object {lower:#x} ({}) references unmarked \
+                     {target:#x} ({}) (collector bug)",
+                    describe(lower),
+                    describe(target)
                 ));
             }
             stack.push(target);
         });
     }
+}
+
+/// Kind and size of an object, for verify failures.
+fn describe(lower: usize) -> String {
+    // SAFETY: called on lowers of allocated objects (the world is stopped).
+    let obj = unsafe { gimso_shadow::ObjRef::from_lower(lower) };
+    format!(
+        "{}, {} bytes",
+        obj.describe(),
+        obj.upper().wrapping_sub(lower)
+    )
 }
 
 /// Marked, or not a heap object at all (a static global or the singleton).

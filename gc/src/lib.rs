@@ -44,6 +44,15 @@ pub fn alloc(size: usize, align: usize, flags: u64) -> gimso_shadow::ObjRef {
 /// heap limit, and pending requests.
 #[inline]
 pub fn before_alloc(t: &Thread, size: usize) {
+    if collector::alloc_checks_enabled() {
+        alloc_checks(t, size);
+    }
+    pollcheck(t);
+}
+
+#[cold]
+#[inline(never)]
+fn alloc_checks(t: &Thread, size: usize) {
     let cfg = config::config();
     if cfg.torture != 0 && t.count_allocation(cfg.torture) {
         t.request_collect();
@@ -51,5 +60,4 @@ pub fn before_alloc(t: &Thread, size: usize) {
     if cfg.heap_max != 0 && size > cfg.heap_max {
         gimso_heap::fatal_oom(size);
     }
-    pollcheck(t);
 }

@@ -4,7 +4,7 @@
 //! Pages a `LocalHeap` owns are in no list. Every other page with a class is
 //! in its class's `avail` (has free slots) or `full` list; empty pages are in
 //! the pool, split into committed-but-dirty pages (retained up to
-//! `retain_bytes`, zeroed on reuse) and clean ones (fresh or decommitted,
+//! `retain_bytes`, zeroed when released) and clean ones (fresh or decommitted,
 //! zero from the OS). Membership moves only under the owning mutex, which is
 //! what makes the `LocalHeap`'s unsynchronised bitmap writes safe.
 
@@ -58,7 +58,7 @@ struct ClassLists {
 }
 
 struct PagePool {
-    /// Empty, committed, dirty: zeroed before reuse.
+    /// Empty, committed, zeroed when released.
     retained: PageList,
     /// Empty, zero (fresh or decommitted).
     clean: PageList,
@@ -254,6 +254,12 @@ impl Heap {
         let mut pool = self.pool.lock();
         let limit = self.retain_bytes.load(Ordering::Relaxed);
         if self.retained.load(Ordering::Relaxed) + PAGE_SIZE <= limit {
+            drop(pool);
+            // Zeroed here, by the sweeper (the collector's thread), so the
+            // allocating thread that reuses the page gets it ready.
+            // SAFETY: the page is empty, committed, in no list, and ours.
+            unsafe { page.zero() };
+            let mut pool = self.pool.lock();
             self.retained.fetch_add(PAGE_SIZE, Ordering::Relaxed);
             pool.retained.push(page);
         } else {
@@ -281,27 +287,23 @@ impl Heap {
             page.state.store(state::OWNED, Ordering::Relaxed);
             return page;
         }
-        let (page, dirty) = self.take_empty_page(oom_size);
-        if dirty {
-            // SAFETY: the page came out of the pool, so we own it, and it is
-            // committed. Zeroing here keeps memset off the allocation fast
-            // path.
-            unsafe { page.zero() };
-        }
+        // Retained pages were zeroed when they were released; clean ones
+        // are zero from the OS.
+        let page = self.take_empty_page(oom_size);
         page.set_class(class);
         page.state.store(state::OWNED, Ordering::Relaxed);
         page
     }
 
-    fn take_empty_page(&self, oom_size: usize) -> (&'static Page, bool) {
+    fn take_empty_page(&self, oom_size: usize) -> &'static Page {
         let mut pool = self.pool.lock();
         if let Some(page) = pool.retained.pop() {
             self.retained.fetch_sub(PAGE_SIZE, Ordering::Relaxed);
-            return (page, true);
+            return page;
         }
         self.committed.fetch_add(PAGE_SIZE, Ordering::Relaxed);
         if let Some(page) = pool.clean.pop() {
-            return (page, false);
+            return page;
         }
         let base = chunk::new_chunk(self as *const Heap as usize, oom_size);
         self.chunks.fetch_add(1, Ordering::Relaxed);
@@ -312,7 +314,7 @@ impl Heap {
             pool.clean.push(unsafe { chunk::page_of(base, index) });
         }
         // SAFETY: as above.
-        (unsafe { chunk::page_of(base, 1) }, false)
+        unsafe { chunk::page_of(base, 1) }
     }
 
     /// Takes back a page from a `LocalHeap`.

@@ -145,6 +145,49 @@ pub fn lookup(addr: usize) -> Option<Slot> {
     }
 }
 
+/// Marks the allocated slot containing `addr` (any address inside it) in one
+/// lookup: returns the slot and whether this call marked it, or `None` if no
+/// allocated slot contains `addr`. For the collector's tracing, which knows
+/// exact object addresses and must not pay for two lookups.
+pub fn mark_containing(addr: usize) -> Option<(Slot, bool)> {
+    match resolve(addr)? {
+        Target::Small {
+            page,
+            class,
+            index,
+            start,
+        } => {
+            let w = index / 64;
+            let bit = 1u64 << (index % 64);
+            if page.alloc[w].load(Ordering::Acquire) & bit == 0 {
+                return None;
+            }
+            let newly = page.mark[w].load(Ordering::Relaxed) & bit == 0
+                && page.mark[w].fetch_or(bit, Ordering::AcqRel) & bit == 0;
+            let slot = Slot {
+                start: NonNull::new(start as *mut u8)?,
+                size: CLASSES[class].slot_size,
+            };
+            Some((slot, newly))
+        }
+        Target::Large(d) => {
+            let start = d.start.load(Ordering::Acquire);
+            let size = d.size.load(Ordering::Acquire);
+            if start == 0 || addr < start || addr - start >= size {
+                return None;
+            }
+            let newly = !d.mark.load(Ordering::Relaxed) && !d.mark.swap(true, Ordering::AcqRel);
+            Some((
+                Slot {
+                    start: NonNull::new(start as *mut u8)?,
+                    size,
+                },
+                newly,
+            ))
+        }
+    }
+}
+
 /// Atomically sets the mark bit of the slot at `slot_start`; returns `true`
 /// if it was not set before. Returns `false` for addresses that are not in
 /// the heap.

@@ -17,7 +17,18 @@ use crate::size_class::{CLASSES, NUM_CLASSES, size_class_of};
 
 /// Whether new slots are allocated marked ("black"), as a collection in
 /// progress needs. One load and a branch on the fast path.
-static ALLOCATE_BLACK: AtomicBool = AtomicBool::new(false);
+static ALLOCATE_BLACK: BlackFlag = BlackFlag(AtomicBool::new(false));
+
+/// Read on every cache refill: kept off cache lines others write.
+#[repr(align(128))]
+struct BlackFlag(AtomicBool);
+
+impl core::ops::Deref for BlackFlag {
+    type Target = AtomicBool;
+    fn deref(&self) -> &AtomicBool {
+        &self.0
+    }
+}
 
 /// Turns black allocation on or off for every `LocalHeap` of the process.
 pub fn set_allocate_black(on: bool) {
@@ -27,13 +38,6 @@ pub fn set_allocate_black(on: bool) {
 /// Whether black allocation is on.
 pub fn allocating_black() -> bool {
     ALLOCATE_BLACK.load(Ordering::Relaxed)
-}
-
-#[cold]
-#[inline(never)]
-fn mark_new(slot: NonNull<u8>) {
-    // SAFETY: `slot` was just allocated and cannot have been swept.
-    unsafe { crate::mark(slot) };
 }
 
 /// Stand-in bitmap word for empty bins, so the fast path needs no `Option`.
@@ -69,6 +73,12 @@ impl Bin {
             return false;
         }
         let slot_size = CLASSES[class].slot_size;
+        if ALLOCATE_BLACK.load(Ordering::Relaxed) {
+            // Black allocation a word at a time: every slot this bin will
+            // hand out is marked now, so the fast path never looks at the
+            // flag. Unallocated marked slots mean nothing to the sweep.
+            page.mark[w].fetch_or(free, Ordering::AcqRel);
+        }
         self.free = free;
         self.slot_size = slot_size;
         self.group_base = page.start() + w * 64 * slot_size;
@@ -120,19 +130,16 @@ impl LocalHeap {
     /// includes the header the caller writes; 0 is treated as 32). Exits via
     /// [`crate::fatal_oom`] for sizes above 2^46 or when the OS refuses memory.
     ///
-    /// While [`set_allocate_black`] is on, the slot comes out marked, so a
-    /// collection in progress treats it as live.
+    /// While [`set_allocate_black`] is on, slots come out marked, so a
+    /// collection in progress treats them as live: a cache marks a whole
+    /// bitmap word of free slots when it starts handing them out, and large
+    /// objects are marked before they join the heap's list. A word taken
+    /// before black allocation was turned on keeps giving white slots until
+    /// the collector's first handshake flushes the cache; the collector finds
+    /// those through the roots and the store barrier (which every new heap
+    /// reference, aux allocations and atomic boxes included, goes through).
     #[inline]
     pub fn alloc(&mut self, size: usize) -> NonNull<u8> {
-        let slot = self.alloc_unmarked(size);
-        if ALLOCATE_BLACK.load(Ordering::Relaxed) {
-            mark_new(slot);
-        }
-        slot
-    }
-
-    #[inline(always)]
-    fn alloc_unmarked(&mut self, size: usize) -> NonNull<u8> {
         if let Some(class) = size_class_of(size) {
             debug_assert!(class < NUM_CLASSES);
             // SAFETY: `size_class_of` only returns classes below NUM_CLASSES

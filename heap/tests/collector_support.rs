@@ -18,14 +18,20 @@ fn clear_marks_black_allocation_and_pressure() {
     let mut l = LocalHeap::new(heap);
 
     // Black allocation marks new slots, small and large; white does not.
+    // Caches mark a bitmap word at a time when they start on it, so a cache
+    // must be flushed (the collector does it by handshake) after turning
+    // black allocation on; until then its current word stays white.
     let white = l.alloc(48);
     set_allocate_black(true);
+    let still_white = l.alloc(48);
+    l.flush();
     let black_small = l.alloc(48);
     let black_large = l.alloc(1 << 20);
     set_allocate_black(false);
     // SAFETY: all three were just allocated and not swept.
     unsafe {
         assert!(!is_marked(white));
+        assert!(!is_marked(still_white));
         assert!(is_marked(black_small));
         assert!(is_marked(black_large));
         assert!(mark(white));

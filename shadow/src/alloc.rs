@@ -28,14 +28,43 @@ pub fn payload_size(size: usize) -> usize {
 /// # Panics
 /// Never; an alignment that is not a power of two or exceeds `MAX_ALIGN` is
 /// rejected by the C-ABI layer before it gets here (debug-asserted).
+///
+/// Small objects (payload up to [`INLINE_AUX_MAX`]) carry their shadow
+/// words inline, right after the payload in the same slot, with the aux
+/// pointer set from birth: a pointer store into them needs no second
+/// allocation and no atomic read-modify-write, a pointer load finds the
+/// capability on the same or the next cache line, and the collector has one
+/// object to mark instead of two. The price is the shadow space of small
+/// objects that never hold a pointer.
 #[inline]
 pub fn alloc_object(local: &mut LocalHeap, size: usize, align: usize, flags: u64) -> ObjRef {
     let payload = checked_payload(size);
+    if payload <= INLINE_AUX_MAX && align <= MIN_ALIGN && payload != 0 {
+        let slot = local.alloc(HEADER_SIZE + 2 * payload).as_ptr() as usize;
+        let lower = slot + HEADER_SIZE;
+        let header = header_at(slot);
+        header
+            .aux
+            .store(flags | (lower + payload) as u64, Ordering::Relaxed);
+        header.upper.store(lower + payload, Ordering::Release);
+        // SAFETY: the header was just written.
+        return unsafe { ObjRef::from_lower(lower) };
+    }
     let lower = place(local, payload, align, flags);
     // SAFETY: `place` wrote a fresh header below `lower`.
     let obj = unsafe { ObjRef::from_lower(lower) };
     obj.header().upper.store(lower + payload, Ordering::Release);
     obj
+}
+
+/// Largest payload whose shadow words live inline (see [`alloc_object`]).
+pub const INLINE_AUX_MAX: usize = 64;
+
+/// Whether `aux` (an aux pointer) is the inline shadow of the object at
+/// `lower..upper`, rather than a separate aux object.
+#[inline(always)]
+pub fn is_inline_aux(aux: usize, upper: usize) -> bool {
+    aux == upper
 }
 
 /// Allocates a special object (function, aux, atomic box, ...) with
@@ -133,7 +162,14 @@ pub fn ensure_aux(local: &mut LocalHeap, obj: ObjRef) -> Option<*const AtomicUsi
             Ordering::AcqRel,
             Ordering::Acquire,
         ) {
-            Ok(_) => return Some(shadow as *const AtomicUsize),
+            Ok(_) => {
+                // The object may already be black (traced, or allocated
+                // black) while the aux came from a cache still handing out
+                // white slots: installing it is a pointer store like any
+                // other and goes through the barrier.
+                crate::barrier::store_barrier(shadow);
+                return Some(shadow as *const AtomicUsize);
+            }
             Err(now) => {
                 // Another thread installed an aux first (ours becomes garbage
                 // for the collector), or the object was freed meanwhile.

@@ -10,10 +10,27 @@ use core::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 
 use gimso_abi::HEADER_SIZE;
 
-/// Non-zero while the collector marks. Part of the ABI (`gimso.h`).
+/// The marking flag, alone on its cache lines: every pointer store reads
+/// it, so a neighbour written by the collector (a mark counter, say) would
+/// make each of those reads a cache miss.
+#[repr(C, align(128))]
+pub struct MarkingFlag {
+    /// Non-zero while the collector marks.
+    pub flag: AtomicU8,
+}
+
+/// Non-zero while the collector marks. Part of the ABI: C sees the first
+/// byte as `extern volatile uint8_t gimso_gc_marking` (`gimso.h`).
 #[allow(non_upper_case_globals)]
 #[unsafe(no_mangle)]
-pub static gimso_gc_marking: AtomicU8 = AtomicU8::new(0);
+pub static gimso_gc_marking: MarkingFlag = MarkingFlag {
+    flag: AtomicU8::new(0),
+};
+
+/// Turns the store barrier on or off (the collector's switch).
+pub fn set_marking(on: bool) {
+    gimso_gc_marking.flag.store(on as u8, Ordering::SeqCst);
+}
 
 /// Receives each object the barrier newly marked (its `lower`).
 pub type GreyHook = fn(usize);
@@ -29,7 +46,7 @@ pub fn set_grey_hook(hook: Option<GreyHook>) {
 /// Whether the collector is marking.
 #[inline(always)]
 pub fn marking() -> bool {
-    gimso_gc_marking.load(Ordering::Relaxed) != 0
+    gimso_gc_marking.flag.load(Ordering::Relaxed) != 0
 }
 
 /// The barrier for a pointer whose capability `lower` is being stored.
@@ -45,11 +62,10 @@ pub fn store_barrier(lower: usize) {
 fn barrier_slow(lower: usize) {
     // The header's address is inside the object's slot even for
     // over-aligned objects, whose slot starts with a pad.
-    let Some(slot) = gimso_heap::lookup(lower - HEADER_SIZE) else {
-        return; // not a heap object (globals are roots)
-    };
-    // SAFETY: lookup returned the start of an allocated slot.
-    if unsafe { gimso_heap::mark(slot.start) } {
+    // One lookup; an object already marked (the common case once marking
+    // has run a while) costs no atomic read-modify-write. Non-heap objects
+    // (globals, the free singleton) are roots or immortal.
+    if let Some((_, true)) = gimso_heap::mark_containing(lower - HEADER_SIZE) {
         let raw = GREY_HOOK.load(Ordering::Acquire);
         if !raw.is_null() {
             // SAFETY: only set_grey_hook stores here, always a GreyHook.

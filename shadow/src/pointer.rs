@@ -43,8 +43,12 @@ unsafe impl BoxAlloc for HeapBoxes<'_> {
         let payload = unsafe { &*(obj.lower() as *const gimso_abi::AtomicBoxPayload) };
         payload.intval.store(v.intval, Ordering::Relaxed);
         payload.lower.store(v.lower, Ordering::Relaxed);
-        // A box is a new heap reference to `v.lower`.
+        // A box is a new heap reference to `v.lower`, and publishing the
+        // box is a new heap reference to the box (which may come out white
+        // while the slot's object is already black): both go through the
+        // barrier.
         store_barrier(v.lower);
+        store_barrier(obj.lower());
         obj.lower()
     }
 }
