@@ -21,9 +21,30 @@ fn store_then_load_round_trips() {
 }
 
 #[test]
+fn small_objects_carry_their_shadow_inline() {
+    let mut l = local();
+    let obj = alloc(&mut l, 48);
+    // SAFETY: obj.lower is a fresh capability.
+    let o = unsafe { ObjRef::from_lower(obj.lower) };
+    let aux = o.aux_words().expect("inline shadow from birth") as usize;
+    assert_eq!(aux, o.upper(), "the shadow sits right after the payload");
+    assert!(gimso_shadow::alloc::is_inline_aux(aux, o.upper()));
+    let t = alloc(&mut l, 16);
+    store(&mut l, obj.offset(8), t);
+    assert_eq!(
+        o.aux_words().unwrap() as usize,
+        aux,
+        "no separate aux was made"
+    );
+    assert_eq!(load(obj.offset(8)), t);
+    // The shadow is not part of the payload: bounds stop before it.
+    assert_eq!(o.upper() - o.lower(), 48);
+}
+
+#[test]
 fn aux_is_created_lazily() {
     let mut l = local();
-    let obj = alloc(&mut l, 64);
+    let obj = alloc(&mut l, gimso_shadow::alloc::INLINE_AUX_MAX + 8);
     // SAFETY: obj.lower is a fresh capability.
     let o = unsafe { ObjRef::from_lower(obj.lower) };
     assert!(o.aux_words().is_none());
