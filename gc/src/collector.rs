@@ -124,7 +124,7 @@ fn on_pressure(heap: &'static Heap) {
     }
     let trigger = config().threshold.max(1);
     let limit = config().heap_max;
-    let over_pace = heap.allocated() > trigger.saturating_mul(4).max(next_trigger() * 2);
+    let over_pace = heap.allocated() > trigger.saturating_mul(4).max(next_trigger() * 7 / 4);
     let over_max = limit != 0 && heap.stats().committed_bytes > limit;
     if over_pace || over_max {
         if let Some(t) = current_if_attached() {
@@ -156,6 +156,22 @@ pub fn collect_and_wait() {
     let target = s.completed + if s.running { 2 } else { 1 };
     s.requested = true;
     WAKE.notify_one();
+    while s.completed < target {
+        DONE.wait(&mut s);
+    }
+}
+
+/// Waits until the cycle running now (or, if none, one started now) has
+/// finished: what pacing needs, since that cycle's sweep frees memory.
+/// Call exited.
+pub fn wait_for_cycle() {
+    ensure_started();
+    let mut s = STATE.lock();
+    let target = s.completed + 1;
+    if !s.running {
+        s.requested = true;
+        WAKE.notify_one();
+    }
     while s.completed < target {
         DONE.wait(&mut s);
     }

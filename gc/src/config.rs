@@ -3,7 +3,7 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `GIMSO_GC_THRESHOLD` | allocation floor between cycles (bytes, `K`/`M`/`G` suffixes) | 1M |
-//! | `GIMSO_GC_MULTIPLIER` | next trigger = live × (multiplier − 1), at least the floor | 1.5 |
+//! | `GIMSO_GC_MULTIPLIER` | next trigger = live × (multiplier − 1), at least the floor | 1.75 |
 //! | `GIMSO_GC_STW=1` | collect with every thread stopped (debugging barrier bugs) | off |
 //! | `GIMSO_GC_TORTURE=N` | collect synchronously every N allocations of a thread | off |
 //! | `GIMSO_GC_VERIFY=1` | after marking, stop the world and check every reachable object is marked | off |
@@ -45,7 +45,7 @@ pub fn config() -> &'static Config {
             threshold: size_var("GIMSO_GC_THRESHOLD")
                 .unwrap_or(1 << 20)
                 .max(64 << 10),
-            multiplier: float_var("GIMSO_GC_MULTIPLIER").unwrap_or(1.5).max(1.1),
+            multiplier: float_var("GIMSO_GC_MULTIPLIER").unwrap_or(1.75).max(1.1),
             stw: flag_var("GIMSO_GC_STW"),
             torture: size_var("GIMSO_GC_TORTURE").unwrap_or(0) as u64,
             verify: flag_var("GIMSO_GC_VERIFY"),
