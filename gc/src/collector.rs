@@ -161,22 +161,6 @@ pub fn collect_and_wait() {
     }
 }
 
-/// Waits until the cycle running now (or, if none, one started now) has
-/// finished: what pacing needs, since that cycle's sweep frees memory.
-/// Call exited.
-pub fn wait_for_cycle() {
-    ensure_started();
-    let mut s = STATE.lock();
-    let target = s.completed + 1;
-    if !s.running {
-        s.requested = true;
-        WAKE.notify_one();
-    }
-    while s.completed < target {
-        DONE.wait(&mut s);
-    }
-}
-
 /// Collects now and waits. Attaches the calling thread (its stack holds
 /// the caller's pointers, which must count as roots) and exits around the
 /// wait so the collector scans it on its behalf.
