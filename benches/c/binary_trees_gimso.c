@@ -8,8 +8,9 @@
  *   shadow storage and every access is checked;
  * - the item (offset 16) is written and read after gimso_check_access;
  * - nothing is freed: the concurrent collector reclaims dead trees. Flight
- *   pointers held in locals are found by its conservative stack scan; the
- *   main thread attaches on its first runtime call.
+ *   pointers held in locals are found by its conservative stack scan;
+ * - every function polls at entry, inline, as compiled code does: one load
+ *   of the thread's state word and a branch to gimso_pollcheck_slow.
  */
 #include <stdio.h>
 
@@ -22,7 +23,14 @@
 
 typedef gimso_ptr tree;
 
-static void bt_init(void) {}
+static gimso_thread_abi *self;
+
+static void bt_init(void) { self = gimso_thread_attach(); }
+
+static inline void poll(void) {
+    if (__builtin_expect(__atomic_load_n(&self->state, __ATOMIC_RELAXED) & GIMSO_THREAD_REQUEST_MASK, 0))
+        gimso_pollcheck_slow(self);
+}
 
 static void store_item(gimso_ptr n, long v) {
     gimso_ptr p = gimso_ptr_offset(n, NODE_ITEM);
@@ -37,6 +45,7 @@ static long load_item(gimso_ptr n) {
 }
 
 static tree bt_make(int depth) {
+    poll();
     gimso_ptr n = gimso_alloc(NODE_SIZE); /* zeroed: leaves keep null children */
     if (depth > 0) {
         gimso_store_ptr(gimso_ptr_offset(n, NODE_LEFT), bt_make(depth - 1));
@@ -47,6 +56,7 @@ static tree bt_make(int depth) {
 }
 
 static long bt_check(tree t) {
+    poll();
     long c = load_item(t);
     gimso_ptr left = gimso_load_ptr(gimso_ptr_offset(t, NODE_LEFT));
     if (left.intval != 0) {
