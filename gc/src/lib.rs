@@ -26,7 +26,9 @@ pub mod thread;
 
 pub use collector::{CycleStats, collect, last_cycle};
 pub use roots::{Root, register_global_object, register_root_range};
-pub use thread::{Thread, attach, current, detach, enter, exit, exited, pollcheck};
+pub use thread::{
+    StoppedWorld, Thread, attach, current, detach, enter, exit, exited, pollcheck, stop_world,
+};
 
 /// Allocates a data object for the calling thread (see
 /// [`gimso_shadow::alloc_object`]), honouring `GIMSO_GC_TORTURE` and the

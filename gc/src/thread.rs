@@ -371,9 +371,15 @@ pub fn exited<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
-/// Sets STOP on every thread and returns once each is parked (its run lock
-/// held by the caller). The returned guard holds the registry.
-pub(crate) fn stop_world() -> StoppedWorld {
+/// Stops the world: sets STOP on every thread and returns once each is
+/// parked at a safepoint or exited (its run lock held by the guard). No
+/// thread attaches or detaches while the guard lives; dropping it resumes
+/// everyone. Used by `GIMSO_GC_STW=1`, `GIMSO_GC_VERIFY=1` and `fork`.
+///
+/// # Panics
+/// Never; must not be called from an attached thread that is entered (it
+/// would wait for itself): exit first.
+pub fn stop_world() -> StoppedWorld {
     let registry = REGISTRY.lock();
     let threads = registry.clone();
     for t in &threads {
@@ -389,7 +395,7 @@ pub(crate) fn stop_world() -> StoppedWorld {
 }
 
 /// Every registered thread stopped (run locks held) and the registry held.
-pub(crate) struct StoppedWorld {
+pub struct StoppedWorld {
     _registry: parking_lot::MutexGuard<'static, Vec<Arc<Thread>>>,
     pub(crate) threads: Vec<Arc<Thread>>,
 }
