@@ -119,7 +119,15 @@ pub fn mark_lower(lower: usize) -> Option<usize> {
     if lower < HEADER_SIZE {
         return None;
     }
-    mark_at(lower - HEADER_SIZE).map(|_| lower)
+    // A capability's object is allocated while anything refers to it (a
+    // marked object's references were marked with it), so no allocation-bit
+    // check is needed.
+    if gimso_heap::mark_allocated(lower - HEADER_SIZE)? {
+        MARKED.fetch_add(1, Ordering::AcqRel);
+        Some(lower)
+    } else {
+        None
+    }
 }
 
 /// Marks the object containing an arbitrary word (conservative roots);

@@ -188,6 +188,33 @@ pub fn mark_containing(addr: usize) -> Option<(Slot, bool)> {
     }
 }
 
+/// Like [`mark_containing`] for an address inside a slot known to be
+/// allocated (the header of an object a capability refers to): skips the
+/// allocation-bit check, one cache line fewer on the barrier's slow path and
+/// per traced reference. Returns whether this call marked it, or `None`
+/// outside the heap.
+#[inline]
+pub fn mark_allocated(addr: usize) -> Option<bool> {
+    match resolve(addr)? {
+        Target::Small { page, index, .. } => {
+            let w = index / 64;
+            let bit = 1u64 << (index % 64);
+            Some(
+                page.mark[w].load(Ordering::Relaxed) & bit == 0
+                    && page.mark[w].fetch_or(bit, Ordering::AcqRel) & bit == 0,
+            )
+        }
+        Target::Large(d) => {
+            let start = d.start.load(Ordering::Acquire);
+            let size = d.size.load(Ordering::Acquire);
+            if start == 0 || addr < start || addr - start >= size {
+                return None;
+            }
+            Some(!d.mark.load(Ordering::Relaxed) && !d.mark.swap(true, Ordering::AcqRel))
+        }
+    }
+}
+
 /// Atomically sets the mark bit of the slot at `slot_start`; returns `true`
 /// if it was not set before. Returns `false` for addresses that are not in
 /// the heap.

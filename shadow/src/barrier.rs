@@ -65,7 +65,9 @@ fn barrier_slow(lower: usize) {
     // One lookup; an object already marked (the common case once marking
     // has run a while) costs no atomic read-modify-write. Non-heap objects
     // (globals, the free singleton) are roots or immortal.
-    if let Some((_, true)) = gimso_heap::mark_containing(lower - HEADER_SIZE) {
+    // The object a capability refers to is allocated (the collector never
+    // frees what is referenced), so the allocation bit need not be checked.
+    if gimso_heap::mark_allocated(lower - HEADER_SIZE) == Some(true) {
         let raw = GREY_HOOK.load(Ordering::Acquire);
         if !raw.is_null() {
             // SAFETY: only set_grey_hook stores here, always a GreyHook.
