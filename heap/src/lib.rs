@@ -110,6 +110,20 @@ fn resolve(addr: usize) -> Option<Target> {
 
 const _: () = assert!(CHUNK_SIZE == 1 << CHUNK_SHIFT);
 
+/// The extent of the large object `d` if it is live and contains `addr`.
+#[inline]
+fn large_extent(d: &LargeDesc, addr: usize) -> Option<(usize, usize)> {
+    let start = d.start.load(Ordering::Acquire);
+    let size = d.size.load(Ordering::Acquire);
+    (start != 0 && addr >= start && addr - start < size).then_some((start, size))
+}
+
+/// Marks a large object; true if this call marked it.
+#[inline]
+fn mark_large(d: &LargeDesc) -> bool {
+    !d.mark.load(Ordering::Relaxed) && !d.mark.swap(true, Ordering::AcqRel)
+}
+
 /// The allocated slot containing `addr` (any address from its start to its
 /// last byte), or `None`. Lock-free, O(1), and safe for any input and
 /// concurrently with allocation and sweeping on other threads; the answer may
@@ -132,11 +146,7 @@ pub fn lookup(addr: usize) -> Option<Slot> {
             })
         }
         Target::Large(d) => {
-            let start = d.start.load(Ordering::Acquire);
-            let size = d.size.load(Ordering::Acquire);
-            if start == 0 || addr < start || addr - start >= size {
-                return None;
-            }
+            let (start, size) = large_extent(d, addr)?;
             Some(Slot {
                 start: NonNull::new(start as *mut u8)?,
                 size,
@@ -171,12 +181,8 @@ pub fn mark_containing(addr: usize) -> Option<(Slot, bool)> {
             Some((slot, newly))
         }
         Target::Large(d) => {
-            let start = d.start.load(Ordering::Acquire);
-            let size = d.size.load(Ordering::Acquire);
-            if start == 0 || addr < start || addr - start >= size {
-                return None;
-            }
-            let newly = !d.mark.load(Ordering::Relaxed) && !d.mark.swap(true, Ordering::AcqRel);
+            let (start, size) = large_extent(d, addr)?;
+            let newly = mark_large(d);
             Some((
                 Slot {
                     start: NonNull::new(start as *mut u8)?,
@@ -205,12 +211,8 @@ pub fn mark_allocated(addr: usize) -> Option<bool> {
             )
         }
         Target::Large(d) => {
-            let start = d.start.load(Ordering::Acquire);
-            let size = d.size.load(Ordering::Acquire);
-            if start == 0 || addr < start || addr - start >= size {
-                return None;
-            }
-            Some(!d.mark.load(Ordering::Relaxed) && !d.mark.swap(true, Ordering::AcqRel))
+            large_extent(d, addr)?;
+            Some(mark_large(d))
         }
     }
 }
