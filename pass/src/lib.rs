@@ -1,1 +1,45 @@
-//! The LLVM 16 IR → IR pass and the `gimso-cc` driver. Filled by issue 4.
+//! The gimso compiler pass: an LLVM 16 IR → IR translator (DESIGN.md §8).
+//!
+//! # Status of this crate
+//!
+//! **This step only loads modules and rejects unsupported constructs; it does
+//! not transform anything yet.**
+//!
+//! - [`module`]: load `.ll`/`.bc` into an inkwell [`inkwell::module::Module`]
+//!   and run the LLVM verifier, with a Rust error type ([`LoadError`]).
+//! - [`reject`]: [`check_module`] walks every global, function, block and
+//!   instruction and returns *all* uses of what the gimso semantics rejects:
+//!   pointers outside address space 0, `callbr`, the funclet EH instructions
+//!   (`catchswitch`, `catchpad`, `cleanuppad`, `catchret`, `cleanupret`),
+//!   `alloca inalloca`, and inline assembly with a non-empty template.
+//! - [`location`]: source positions from `!dbg` for clang-style diagnostics.
+//!
+//! # Planned architecture (later steps)
+//!
+//! 1. **Prepare**: drop ODR/`available_externally` linkage, replace `undef`
+//!    and `poison` with zero (spec "Constants And Linking").
+//! 2. **Translate** each function: every `ptr` value becomes the pair
+//!    `(intval, lower)`; loads/stores get bounds checks (inline fast path) and
+//!    shadow-word accesses for pointers at rest; `alloca` becomes a
+//!    zero-initialised capability allocation; GEP keeps the capability;
+//!    `inttoptr` yields a null capability; atomics on `ptr` use atomic boxes.
+//! 3. **Calls**: arguments and returns pass through CC buffers (DESIGN §6);
+//!    `invoke`/`landingpad`/`resume` map onto the runtime's Itanium unwinder;
+//!    pollchecks at loop back edges and calls for the concurrent collector.
+//! 4. **Globals and constants**: global initialisers become runtime-registered
+//!    capabilities; intrinsics (`memcpy`, `memmove`, `memset`) and libc
+//!    builtins route through checked runtime entry points.
+//! 5. **Verify and write** the module; the `gimso-cc` driver runs
+//!    `clang-16 -O<n> -emit-llvm` → this pass → `clang-16 -c` → link `libgimso.a`.
+//!
+//! The pass must be linear in function size and must never crash on valid
+//! IR (`llvm-stress` is the fuzz corpus).
+
+mod ir;
+pub mod location;
+pub mod module;
+pub mod reject;
+
+pub use location::{Location, Scope, SourceLocation};
+pub use module::{LoadError, load_module, parse_module};
+pub use reject::{Diagnostic, check_module};

@@ -1,0 +1,70 @@
+//! Shared helpers for the integration tests.
+
+// Each test binary compiles this module but uses only some helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gimso_pass::{check_module, load_module};
+use inkwell::context::Context;
+
+/// `pass/tests/<rel>`.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(rel)
+}
+
+/// Loads `path` and renders every diagnostic as `(construct, Display)`.
+pub fn diagnostics(path: &Path) -> Vec<(String, String)> {
+    let ctx = Context::create();
+    let module = load_module(&ctx, path).unwrap_or_else(|e| panic!("{e}"));
+    check_module(&module)
+        .into_iter()
+        .map(|d| (d.construct.clone(), d.to_string()))
+        .collect()
+}
+
+/// Compiles `tests/c/<source>` with clang-16 (or clang++-16 for `.cpp`) to
+/// IR; `.ll` output names give text, anything else bitcode.
+pub fn compile(source: &str, opt: &str, out_ext: &str) -> PathBuf {
+    let src = fixture(&format!("c/{source}"));
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "{source}.{}.{out_ext}",
+        opt.trim_start_matches('-')
+    ));
+    let compiler = if source.ends_with(".cpp") {
+        "clang++-16"
+    } else {
+        "clang-16"
+    };
+    let mut cmd = Command::new(compiler);
+    cmd.args([opt, "-g", "-emit-llvm", "-c"]);
+    if out_ext == "ll" {
+        cmd.arg("-S");
+    }
+    let status = cmd
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap_or_else(|e| {
+            panic!("cannot run {compiler} ({e}); the project's setup script installs clang-16")
+        });
+    assert!(
+        status.success(),
+        "{compiler} {opt} failed on {}",
+        src.display()
+    );
+    out
+}
+
+/// 1-based line of the first line of `tests/c/<source>` containing `marker`.
+pub fn line_of(source: &str, marker: &str) -> usize {
+    let text = std::fs::read_to_string(fixture(&format!("c/{source}"))).expect("read source");
+    text.lines()
+        .position(|l| l.contains(marker))
+        .expect("marker present")
+        + 1
+}
