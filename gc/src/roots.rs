@@ -100,9 +100,11 @@ pub(crate) fn scan_thread(t: &Thread, ctx: Context) {
 
 /// Keeps a capability alive while runtime code holds it somewhere the
 /// conservative stack scan cannot see (a Rust collection, say) across a
-/// safepoint. Guards must be dropped in reverse order of creation.
+/// safepoint. Guards may be dropped in any order, on the thread that made
+/// them.
 pub struct Root {
     thread: &'static Thread,
+    /// Index in the thread's handle list, or `usize::MAX` for a null root.
     index: usize,
 }
 
@@ -110,6 +112,12 @@ impl Root {
     /// Roots `lower` for the calling thread until the guard drops.
     pub fn new(lower: usize) -> Root {
         let thread = current();
+        if lower == 0 {
+            return Root {
+                thread,
+                index: usize::MAX,
+            };
+        }
         // SAFETY: the calling thread is entered and owns its handle list.
         let handles = unsafe { thread.handles_mut() };
         handles.push(lower);
@@ -122,13 +130,16 @@ impl Root {
 
 impl Drop for Root {
     fn drop(&mut self) {
+        if self.index == usize::MAX {
+            return;
+        }
         // SAFETY: guards drop on their own thread, entered.
         let handles = unsafe { self.thread.handles_mut() };
-        debug_assert_eq!(
-            handles.len(),
-            self.index + 1,
-            "Root guards dropped out of order"
-        );
-        handles.truncate(self.index);
+        // Live entries are never zero, so trailing zeros are exactly the
+        // dropped guards at the end: indices of live guards never move.
+        handles[self.index] = 0;
+        while handles.last() == Some(&0) {
+            handles.pop();
+        }
     }
 }
