@@ -60,6 +60,7 @@ unsafe impl Send for Slot {}
 unsafe impl Sync for Slot {}
 
 /// Where an address points, as far as the chunk table knows.
+#[derive(Clone, Copy)]
 enum Target {
     Small {
         page: &'static Page,
@@ -124,12 +125,11 @@ fn mark_large(d: &LargeDesc) -> bool {
     !d.mark.load(Ordering::Relaxed) && !d.mark.swap(true, Ordering::AcqRel)
 }
 
-/// The allocated slot containing `addr` (any address from its start to its
-/// last byte), or `None`. Lock-free, O(1), and safe for any input and
-/// concurrently with allocation and sweeping on other threads; the answer may
-/// be stale if the slot is being allocated or freed meanwhile.
-pub fn lookup(addr: usize) -> Option<Slot> {
-    match resolve(addr)? {
+/// The allocated slot containing `addr`, with where `resolve` found it.
+#[inline]
+fn allocated(addr: usize) -> Option<(Target, Slot)> {
+    let target = resolve(addr)?;
+    let (start, size) = match target {
         Target::Small {
             page,
             class,
@@ -140,19 +140,40 @@ pub fn lookup(addr: usize) -> Option<Slot> {
             if word & (1u64 << (index % 64)) == 0 {
                 return None;
             }
-            Some(Slot {
-                start: NonNull::new(start as *mut u8)?,
-                size: CLASSES[class].slot_size,
-            })
+            (start, CLASSES[class].slot_size)
         }
-        Target::Large(d) => {
-            let (start, size) = large_extent(d, addr)?;
-            Some(Slot {
-                start: NonNull::new(start as *mut u8)?,
-                size,
-            })
+        Target::Large(d) => large_extent(d, addr)?,
+    };
+    Some((
+        target,
+        Slot {
+            start: NonNull::new(start as *mut u8)?,
+            size,
+        },
+    ))
+}
+
+/// Sets the mark of the slot `target` designates; true if this call did.
+#[inline]
+fn mark_target(target: Target) -> bool {
+    match target {
+        Target::Small { page, index, .. } => {
+            let w = index / 64;
+            let bit = 1u64 << (index % 64);
+            // Test first: an object already marked costs no atomic RMW.
+            page.mark[w].load(Ordering::Relaxed) & bit == 0
+                && page.mark[w].fetch_or(bit, Ordering::AcqRel) & bit == 0
         }
+        Target::Large(d) => mark_large(d),
     }
+}
+
+/// The allocated slot containing `addr` (any address from its start to its
+/// last byte), or `None`. Lock-free, O(1), and safe for any input and
+/// concurrently with allocation and sweeping on other threads; the answer may
+/// be stale if the slot is being allocated or freed meanwhile.
+pub fn lookup(addr: usize) -> Option<Slot> {
+    allocated(addr).map(|(_, slot)| slot)
 }
 
 /// Marks the allocated slot containing `addr` (any address inside it) in one
@@ -160,38 +181,8 @@ pub fn lookup(addr: usize) -> Option<Slot> {
 /// allocated slot contains `addr`. For the collector's tracing, which knows
 /// exact object addresses and must not pay for two lookups.
 pub fn mark_containing(addr: usize) -> Option<(Slot, bool)> {
-    match resolve(addr)? {
-        Target::Small {
-            page,
-            class,
-            index,
-            start,
-        } => {
-            let w = index / 64;
-            let bit = 1u64 << (index % 64);
-            if page.alloc[w].load(Ordering::Acquire) & bit == 0 {
-                return None;
-            }
-            let newly = page.mark[w].load(Ordering::Relaxed) & bit == 0
-                && page.mark[w].fetch_or(bit, Ordering::AcqRel) & bit == 0;
-            let slot = Slot {
-                start: NonNull::new(start as *mut u8)?,
-                size: CLASSES[class].slot_size,
-            };
-            Some((slot, newly))
-        }
-        Target::Large(d) => {
-            let (start, size) = large_extent(d, addr)?;
-            let newly = mark_large(d);
-            Some((
-                Slot {
-                    start: NonNull::new(start as *mut u8)?,
-                    size,
-                },
-                newly,
-            ))
-        }
-    }
+    let (target, slot) = allocated(addr)?;
+    Some((slot, mark_target(target)))
 }
 
 /// Like [`mark_containing`] for an address inside a slot known to be
@@ -201,20 +192,11 @@ pub fn mark_containing(addr: usize) -> Option<(Slot, bool)> {
 /// outside the heap.
 #[inline]
 pub fn mark_allocated(addr: usize) -> Option<bool> {
-    match resolve(addr)? {
-        Target::Small { page, index, .. } => {
-            let w = index / 64;
-            let bit = 1u64 << (index % 64);
-            Some(
-                page.mark[w].load(Ordering::Relaxed) & bit == 0
-                    && page.mark[w].fetch_or(bit, Ordering::AcqRel) & bit == 0,
-            )
-        }
-        Target::Large(d) => {
-            large_extent(d, addr)?;
-            Some(mark_large(d))
-        }
+    let target = resolve(addr)?;
+    if let Target::Large(d) = target {
+        large_extent(d, addr)?;
     }
+    Some(mark_target(target))
 }
 
 /// Atomically sets the mark bit of the slot at `slot_start`; returns `true`
