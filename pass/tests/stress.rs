@@ -1,5 +1,8 @@
 //! `llvm-stress-16` output (the fuzz corpus of DESIGN §8): the loader and the
 //! checker must handle it without crashing, and it uses nothing rejected.
+//!
+//! The default run takes 25 seeds; `scripts/fuzz-pass.sh [N]` runs N
+//! (`PASS_FUZZ_SEEDS=N`, sizes varying with the seed).
 
 use std::process::Command;
 
@@ -8,9 +11,14 @@ use inkwell::context::Context;
 
 #[test]
 fn llvm_stress_modules_are_accepted() {
-    for seed in 1..=25 {
+    let seeds: u32 = std::env::var("PASS_FUZZ_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(25);
+    for seed in 1..=seeds {
+        let size = 100 + (seed % 8) * 100;
         let out = Command::new("llvm-stress-16")
-            .args([format!("-seed={seed}"), "-size=300".to_owned()])
+            .args([format!("-seed={seed}"), format!("-size={size}")])
             .output()
             .unwrap_or_else(|e| panic!("cannot run llvm-stress-16 ({e}); install llvm-16"));
         assert!(out.status.success(), "llvm-stress-16 -seed={seed} failed");
@@ -20,4 +28,5 @@ fn llvm_stress_modules_are_accepted() {
         let diags = check_module(&module);
         assert!(diags.is_empty(), "{name}: {diags:#?}");
     }
+    eprintln!("{seeds} llvm-stress-16 modules loaded and checked");
 }
