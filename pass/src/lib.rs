@@ -13,6 +13,8 @@
 //!   (`catchswitch`, `catchpad`, `cleanuppad`, `catchret`, `cleanupret`),
 //!   `alloca inalloca`, and inline assembly with a non-empty template.
 //! - [`location`]: source positions from `!dbg` for clang-style diagnostics.
+//! - [`inttoptr`]: the spec's abstract interpreter that decides which
+//!   capability an `inttoptr` result carries (analysis only for now).
 //!
 //! # Planned architecture (later steps)
 //!
@@ -35,6 +37,7 @@
 //! The pass must be linear in function size and must never crash on valid
 //! IR (`llvm-stress` is the fuzz corpus).
 
+pub mod inttoptr;
 mod ir;
 pub mod location;
 pub mod module;

@@ -27,6 +27,10 @@ fn llvm_stress_modules_are_accepted() {
         let module = parse_module(&ctx, &out.stdout, &name).unwrap_or_else(|e| panic!("{e}"));
         let diags = check_module(&module);
         assert!(diags.is_empty(), "{name}: {diags:#?}");
+        // The inttoptr capability inference runs on every function too.
+        for f in module.get_functions() {
+            let _ = gimso_pass::inttoptr::infer(f);
+        }
     }
     eprintln!("{seeds} llvm-stress-16 modules loaded and checked");
 }

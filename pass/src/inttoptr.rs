@@ -1,0 +1,197 @@
+//! Capability inference for `inttoptr` (the spec's abstract interpreter).
+//!
+//! `inttoptr` yields a pointer with the null capability, unless the integer
+//! came from exactly one pointer through `ptrtoint` and integer arithmetic,
+//! as in `p = (T *)(((uintptr_t)p & MASK) + (c ? off : 0))`. The abstract
+//! domain maps each integer instruction to an inferred capability:
+//! `Bottom` (none known), `Definite(origin)`, or `Top` (several, so none).
+//!
+//! - `ptrtoint x` starts at `Definite(x)`.
+//! - Calls, loads, atomics, comparisons, `va_arg`, extracts, landing pads
+//!   and float-to-int casts start at `Bottom` and are not interpreted.
+//! - The other integer instructions (arithmetic, bitwise, shifts, integer
+//!   casts, `freeze`, `phi`, `select`) are interpreted until a fixpoint:
+//!   each merges the capabilities of its instruction operands
+//!   (`Bottom ⊔ x = x`, `x ⊔ x = x`, `Definite(a) ⊔ Definite(b) = Top`).
+//!   A `phi` or `select` with any non-`Bottom` input instead becomes
+//!   `Definite(Merge(itself))`: the rewrite puts a capability `phi`/`select`
+//!   next to it, whose inputs are each operand's own capability. So `phi`
+//!   and `select` never go to `Top`.
+//!
+//! The analysis is linear in the function's size times the (small) height
+//! of the lattice.
+
+use std::collections::HashMap;
+
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{
+    BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
+};
+
+/// Where an inferred capability comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin<'ctx> {
+    /// The capability of this pointer (the operand of a `ptrtoint`).
+    Pointer(BasicValueEnum<'ctx>),
+    /// A capability `phi`/`select` to be placed beside this instruction.
+    Merge(InstructionValue<'ctx>),
+}
+
+/// An inferred capability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cap<'ctx> {
+    /// Nothing known: the null capability.
+    Bottom,
+    /// Exactly this capability.
+    Definite(Origin<'ctx>),
+    /// More than one candidate: the null capability.
+    Top,
+}
+
+impl<'ctx> Cap<'ctx> {
+    /// `other` merged into `self` (the spec's merge rule).
+    fn merge(self, other: Cap<'ctx>) -> Cap<'ctx> {
+        match (self, other) {
+            (_, Cap::Bottom) => self,
+            (a, b) if a == b => a,
+            (Cap::Bottom, b) => b,
+            _ => Cap::Top,
+        }
+    }
+}
+
+/// The inferred capabilities of one function's integer instructions.
+#[derive(Debug, Default)]
+pub struct CapInference<'ctx> {
+    caps: HashMap<InstructionValue<'ctx>, Cap<'ctx>>,
+}
+
+impl<'ctx> CapInference<'ctx> {
+    /// The inferred capability of an integer instruction (`Bottom` for
+    /// anything the analysis does not track).
+    pub fn cap(&self, inst: InstructionValue<'ctx>) -> Cap<'ctx> {
+        self.caps.get(&inst).copied().unwrap_or(Cap::Bottom)
+    }
+
+    /// The capability an `inttoptr` instruction's result gets.
+    pub fn inttoptr_cap(&self, inttoptr: InstructionValue<'ctx>) -> Cap<'ctx> {
+        match operand_instruction(inttoptr, 0) {
+            Some(src) => self.cap(src),
+            None => Cap::Bottom,
+        }
+    }
+}
+
+fn is_int(ty: BasicTypeEnum<'_>) -> bool {
+    matches!(ty, BasicTypeEnum::IntType(_))
+}
+
+fn result_is_int(inst: InstructionValue<'_>) -> bool {
+    BasicTypeEnum::try_from(inst.get_type()).is_ok_and(is_int)
+}
+
+/// Operand `i` of `inst` if it is an instruction.
+fn operand_instruction<'ctx>(
+    inst: InstructionValue<'ctx>,
+    i: u32,
+) -> Option<InstructionValue<'ctx>> {
+    inst.get_operand(i)?.value()?.as_instruction_value()
+}
+
+/// Whether the interpreter runs this integer instruction (rather than
+/// leaving it at `Bottom`).
+fn interpreted(op: InstructionOpcode) -> bool {
+    use InstructionOpcode::*;
+    matches!(
+        op,
+        Add | Sub
+            | Mul
+            | UDiv
+            | SDiv
+            | URem
+            | SRem
+            | Shl
+            | LShr
+            | AShr
+            | And
+            | Or
+            | Xor
+            | Trunc
+            | ZExt
+            | SExt
+            | Freeze
+            | Phi
+            | Select
+    )
+}
+
+/// The operands whose capabilities an interpreted instruction merges: a
+/// `select`'s condition is not data.
+fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<InstructionValue<'ctx>> {
+    let first = if inst.get_opcode() == InstructionOpcode::Select {
+        1
+    } else {
+        0
+    };
+    (first..inst.get_num_operands())
+        .filter_map(|i| operand_instruction(inst, i))
+        .collect()
+}
+
+/// Runs the interpreter over `function`.
+pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
+    let mut result = CapInference::default();
+    let mut work: Vec<InstructionValue<'ctx>> = Vec::new();
+    for block in function.get_basic_block_iter() {
+        for inst in block.get_instructions() {
+            if !result_is_int(inst) {
+                continue;
+            }
+            let op = inst.get_opcode();
+            if op == InstructionOpcode::PtrToInt {
+                if let Some(BasicValueEnum::PointerValue(p)) =
+                    inst.get_operand(0).and_then(|o| o.value())
+                {
+                    result
+                        .caps
+                        .insert(inst, Cap::Definite(Origin::Pointer(p.into())));
+                }
+            } else if interpreted(op) {
+                work.push(inst);
+            }
+        }
+    }
+    // Round-robin to a fixpoint: every change moves a value up a lattice of
+    // height 3, so this ends after O(height × instructions) rounds at worst
+    // and in a few rounds in practice.
+    loop {
+        let mut changed = false;
+        for &inst in &work {
+            let current = result.cap(inst);
+            let merge_node = matches!(
+                inst.get_opcode(),
+                InstructionOpcode::Phi | InstructionOpcode::Select
+            );
+            let mut next = current;
+            for input in data_operands(inst) {
+                let x = result.cap(input);
+                if merge_node {
+                    if x != Cap::Bottom {
+                        next = Cap::Definite(Origin::Merge(inst));
+                        break;
+                    }
+                } else {
+                    next = next.merge(x);
+                }
+            }
+            if next != current {
+                result.caps.insert(inst, next);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    result
+}
