@@ -2,8 +2,9 @@
 //!
 //! # Status of this crate
 //!
-//! **This step only loads modules and rejects unsupported constructs; it does
-//! not transform anything yet.**
+//! **So far the crate loads modules, rejects unsupported constructs, runs the
+//! first preparatory rewrite and the `inttoptr` analysis; the translation to
+//! capabilities is not written yet.**
 //!
 //! - [`module`]: load `.ll`/`.bc` into an inkwell [`inkwell::module::Module`]
 //!   and run the LLVM verifier, with a Rust error type ([`LoadError`]).
@@ -13,6 +14,8 @@
 //!   (`catchswitch`, `catchpad`, `cleanuppad`, `catchret`, `cleanupret`),
 //!   `alloca inalloca`, and inline assembly with a non-empty template.
 //! - [`location`]: source positions from `!dbg` for clang-style diagnostics.
+//! - [`prepare`]: the first rewrite: ODR and `available_externally`
+//!   linkage dropped, `undef`/`poison` operands and initialisers zeroed.
 //! - [`inttoptr`]: the spec's abstract interpreter that decides which
 //!   capability an `inttoptr` result carries (analysis only for now).
 //!
@@ -41,6 +44,7 @@ pub mod inttoptr;
 mod ir;
 pub mod location;
 pub mod module;
+pub mod prepare;
 pub mod reject;
 
 pub use location::{Location, Scope, SourceLocation};

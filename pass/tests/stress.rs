@@ -31,6 +31,11 @@ fn llvm_stress_modules_are_accepted() {
         for f in module.get_functions() {
             let _ = gimso_pass::inttoptr::infer(f);
         }
+        // And the preparatory rewrite leaves a module that verifies.
+        gimso_pass::prepare::prepare(&module);
+        module
+            .verify()
+            .unwrap_or_else(|e| panic!("{name} after prepare: {e}"));
     }
-    eprintln!("{seeds} llvm-stress-16 modules loaded and checked");
+    eprintln!("{seeds} llvm-stress-16 modules loaded, checked, prepared and verified");
 }

@@ -1,0 +1,102 @@
+//! The preparatory rewrite: linkage and undef/poison rules of the spec.
+
+use gimso_pass::parse_module;
+use gimso_pass::prepare::{PrepareStats, prepare};
+use inkwell::context::Context;
+use inkwell::module::Linkage;
+use inkwell::values::AnyValue;
+
+const IR: &str = r#"
+@odr = linkonce_odr global i32 1
+@weak = weak_odr global i64 2
+@avail = available_externally global i32 3
+@u_init = global [4 x i32] undef
+@p_init = global ptr poison
+@normal = global i32 undef
+
+define linkonce_odr i32 @inline_me(i32 %x) {
+  %y = add i32 %x, undef
+  ret i32 %y
+}
+
+define available_externally i32 @elsewhere(i32 %x) {
+entry:
+  %c = icmp eq i32 %x, 0
+  br i1 %c, label %a, label %b
+a:
+  br label %b
+b:
+  %p = phi i32 [ 1, %entry ], [ %x, %a ]
+  ret i32 %p
+}
+
+define i32 @user(i32 %x, i1 %c) {
+entry:
+  %v = call i32 @elsewhere(i32 poison)
+  br i1 %c, label %l, label %r
+l:
+  br label %m
+r:
+  br label %m
+m:
+  %p = phi i32 [ undef, %l ], [ %v, %r ]
+  %s = select i1 %c, i32 %p, i32 poison
+  store i32 %s, ptr @odr
+  %vec = insertelement <4 x i32> undef, i32 %s, i32 0
+  %e = extractelement <4 x i32> %vec, i32 1
+  ret i32 %e
+}
+"#;
+
+#[test]
+fn prepare_drops_odr_externalizes_and_zeroes_undef() {
+    let ctx = Context::create();
+    let m = parse_module(&ctx, IR.as_bytes(), "prepare.ll").expect("fixture parses");
+    let stats = prepare(&m);
+    m.verify()
+        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    assert_eq!(
+        stats,
+        PrepareStats {
+            odr_dropped: 3,
+            externalized: 2,
+            undef_zeroed: 8
+        }
+    );
+
+    let g = |n: &str| m.get_global(n).unwrap();
+    assert_eq!(g("odr").get_linkage(), Linkage::LinkOnceAny);
+    assert_eq!(g("weak").get_linkage(), Linkage::WeakAny);
+    assert_eq!(g("avail").get_linkage(), Linkage::External);
+    assert!(
+        g("avail").get_initializer().is_none(),
+        "available_externally global became a declaration"
+    );
+    for name in ["u_init", "p_init", "normal"] {
+        let init = g(name)
+            .get_initializer()
+            .unwrap()
+            .print_to_string()
+            .to_string();
+        assert!(
+            init.contains("zeroinitializer") || init.ends_with(" 0") || init.ends_with("null"),
+            "{name}: {init}"
+        );
+    }
+    assert_eq!(
+        m.get_function("inline_me").unwrap().get_linkage(),
+        Linkage::LinkOnceAny
+    );
+    let elsewhere = m.get_function("elsewhere").unwrap();
+    assert_eq!(elsewhere.get_linkage(), Linkage::External);
+    assert_eq!(
+        elsewhere.count_basic_blocks(),
+        0,
+        "available_externally function became a declaration"
+    );
+
+    let text = m.print_to_string().to_string();
+    for bad in ["undef", "poison", "_odr", "available_externally"] {
+        assert!(!text.contains(bad), "{bad} left in:\n{text}");
+    }
+}
