@@ -14,6 +14,8 @@
 //!   (`catchswitch`, `catchpad`, `cleanuppad`, `catchret`, `cleanupret`),
 //!   `alloca inalloca`, and inline assembly with a non-empty template.
 //! - [`location`]: source positions from `!dbg` for clang-style diagnostics.
+//! - [`intrinsics`]: which intrinsics pass, which the translation handles,
+//!   which are rejected (the checker reports the rejected ones).
 //! - [`prepare`]: the first rewrite: ODR and `available_externally`
 //!   linkage dropped, `undef`/`poison` operands and initialisers zeroed.
 //! - [`inttoptr`]: the spec's abstract interpreter that decides which
@@ -40,6 +42,7 @@
 //! The pass must be linear in function size and must never crash on valid
 //! IR (`llvm-stress` is the fuzz corpus).
 
+pub mod intrinsics;
 pub mod inttoptr;
 mod ir;
 pub mod location;

@@ -13,12 +13,13 @@ use inkwell::llvm_sys::core::{
     LLVMGetFirstGlobalAlias, LLVMGetFirstGlobalIFunc, LLVMGetGEPSourceElementType,
     LLVMGetGlobalIFuncResolver, LLVMGetInitializer, LLVMGetInstructionOpcode, LLVMGetModuleContext,
     LLVMGetModuleInlineAsm, LLVMGetNextGlobalAlias, LLVMGetNextGlobalIFunc, LLVMGetNumOperands,
-    LLVMGetOperand, LLVMGlobalGetValueType, LLVMIsAInlineAsm,
+    LLVMGetOperand, LLVMGlobalGetValueType, LLVMIsAFunction, LLVMIsAInlineAsm,
 };
 use inkwell::llvm_sys::prelude::{LLVMContextRef, LLVMValueRef};
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
+use crate::intrinsics::IntrinsicClass;
 use crate::ir::{AddrSpaceFinder, InallocaProbe, inline_asm_template};
 use crate::location::{Location, Scope, value_name};
 
@@ -211,8 +212,11 @@ impl Checker {
             self.push(Location::of_instruction(inst), construct, message);
         }
         match opcode {
-            // SAFETY: `raw` is a live call/invoke (callbr was rejected above).
-            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => unsafe { self.inline_asm(inst) },
+            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => {
+                // SAFETY: `raw` is a live call/invoke (callbr was rejected above).
+                unsafe { self.inline_asm(inst) };
+                self.intrinsic(inst);
+            }
             LLVMOpcode::LLVMAlloca => {
                 // SAFETY: `raw` is a live alloca of the module, whose context
                 // is `self.ctx` and outlives this checker.
@@ -229,6 +233,25 @@ impl Checker {
         // SAFETY: `raw` is live; each accessor is only called on its opcode.
         let space = unsafe { self.instruction_addrspace(raw, opcode) };
         self.addrspace(Location::of_instruction(inst), space);
+    }
+
+    /// Rejects a call to an intrinsic that touches memory and has no checked
+    /// form.
+    fn intrinsic(&mut self, inst: InstructionValue<'_>) {
+        // SAFETY: `inst` is a live call site; a direct callee is a Function.
+        let callee = unsafe { LLVMGetCalledValue(inst.as_value_ref()) };
+        // SAFETY: `callee` is live; the cast only succeeds for functions.
+        if callee.is_null() || unsafe { LLVMIsAFunction(callee).is_null() } {
+            return;
+        }
+        // SAFETY: `callee` is a live function of the module.
+        let function = unsafe { FunctionValue::new(callee) };
+        let Some(function) = function else { return };
+        if let Some(IntrinsicClass::Rejected(why)) = crate::intrinsics::classify(function) {
+            let name = function.get_name().to_string_lossy().into_owned();
+            let message = format!("gimso does not support the intrinsic `{name}`: {why}");
+            self.push(Location::of_instruction(inst), "intrinsic", message);
+        }
     }
 
     /// Rejects a call to inline asm unless its template is empty.
