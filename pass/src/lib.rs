@@ -18,6 +18,8 @@
 //!   which are rejected (the checker reports the rejected ones).
 //! - [`prepare`]: the first rewrite: ODR and `available_externally`
 //!   linkage dropped, `undef`/`poison` operands and initialisers zeroed.
+//! - [`sites`]: `gimso_source_location` records for the runtime's check
+//!   failure paths, one per distinct source location.
 //! - [`inttoptr`]: the spec's abstract interpreter that decides which
 //!   capability an `inttoptr` result carries (analysis only for now).
 //!
@@ -49,6 +51,7 @@ pub mod location;
 pub mod module;
 pub mod prepare;
 pub mod reject;
+pub mod sites;
 
 pub use location::{Location, Scope, SourceLocation};
 pub use module::{LoadError, load_module, parse_module};

@@ -1,0 +1,56 @@
+//! Source-location records: one per distinct location, carrying the C file,
+//! function, line and column, in `gimso_source_location`'s layout.
+
+mod common;
+
+use common::compile;
+use gimso_pass::load_module;
+use gimso_pass::sites::SiteTable;
+use inkwell::context::Context;
+use inkwell::values::{AnyValue, InstructionOpcode};
+
+#[test]
+fn one_record_per_location_with_file_function_line() {
+    let ctx = Context::create();
+    let path = compile("sites.c", "-O0", "ll");
+    let module = load_module(&ctx, &path).expect("loads");
+    let f = module.get_function("sum_two").unwrap();
+    let loads: Vec<_> = f
+        .get_basic_block_iter()
+        .flat_map(|b| b.get_instructions())
+        .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+        .collect();
+    assert!(loads.len() >= 3, "expected the array loads");
+
+    let mut table = SiteTable::new(&module);
+    assert_eq!(table.record_type().count_fields(), 4);
+    let records: Vec<_> = loads
+        .iter()
+        .map(|&i| table.record_for(&module, i))
+        .collect();
+    // Asking again gives the same record.
+    assert_eq!(table.record_for(&module, loads[0]), records[0]);
+
+    let texts: Vec<String> = records
+        .iter()
+        .map(|g| g.get_initializer().unwrap().print_to_string().to_string())
+        .collect();
+    // Lines 2 and 3 of sites.c appear, and 3 twice with different columns.
+    assert!(texts.iter().any(|t| t.contains("i32 2,")), "{texts:#?}");
+    let line3: Vec<&String> = texts.iter().filter(|t| t.contains("i32 3,")).collect();
+    assert!(line3.len() >= 2, "{texts:#?}");
+    let mut distinct = records.clone();
+    distinct.sort_by_key(|g| g.as_pointer_value().print_to_string().to_string());
+    distinct.dedup();
+    assert!(
+        distinct.len() >= 3,
+        "distinct locations get distinct records"
+    );
+
+    module.verify().unwrap_or_else(|e| panic!("{e}"));
+    let text = module.print_to_string().to_string();
+    assert!(text.contains("sites.c\\00"), "file name string");
+    assert!(text.contains("c\"sum_two\\00\""), "function name string");
+    // Strings are shared: one copy of the file name however many records.
+    assert_eq!(text.matches("sites.c\\00").count(), 1, "{text}");
+}
