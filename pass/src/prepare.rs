@@ -10,15 +10,25 @@
 //! - `undef` and `poison` operands of instructions, and wholly `undef` or
 //!   `poison` global initialisers, become zero of their type: there is no
 //!   uninitialised data under gimso.
+//! - UB flags go (spec "Math", "Gep"): `nsw`/`nuw`/`exact` arithmetic is
+//!   rebuilt without them, `getelementptr` loses `inbounds`, and loads lose
+//!   the `!nonnull`, `!range`, `!align`, `!dereferenceable(_or_null)` and
+//!   `!noundef` promises; `freeze x` becomes `x` (nothing is undef anymore).
 //!
-//! Not yet: `undef`/`poison` nested inside constant aggregates and constant
-//! expressions (a later step rewrites constants wholesale when globals
-//! become capability objects).
+//! Not yet: `undef`/`poison` and UB flags nested inside constant aggregates
+//! and constant expressions (a later step rewrites constants wholesale when
+//! globals become capability objects), and fast-math flags (LLVM 16's C API
+//! cannot clear them).
 
+use inkwell::context::AsContextRef;
 use inkwell::llvm_sys::core::{
-    LLVMDeleteBasicBlock, LLVMGetPoison, LLVMInstructionEraseFromParent, LLVMIsPoison, LLVMIsUndef,
-    LLVMReplaceAllUsesWith, LLVMSetInitializer, LLVMTypeOf,
+    LLVMBuildBinOp, LLVMCreateBuilderInContext, LLVMDeleteBasicBlock, LLVMDisposeBuilder,
+    LLVMGetInstructionOpcode, LLVMGetMDKindIDInContext, LLVMGetMetadata, LLVMGetOperand,
+    LLVMGetPoison, LLVMInstructionEraseFromParent, LLVMIsAInstruction, LLVMIsInBounds,
+    LLVMIsPoison, LLVMIsUndef, LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith,
+    LLVMSetInitializer, LLVMSetIsInBounds, LLVMSetMetadata, LLVMTypeOf,
 };
+use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
 use inkwell::module::{Linkage, Module};
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, GlobalValue};
@@ -32,6 +42,9 @@ pub struct PrepareStats {
     pub externalized: usize,
     /// `undef`/`poison` operands and initialisers replaced by zero.
     pub undef_zeroed: usize,
+    /// Arithmetic rebuilt without UB flags (all of it: LLVM 16 cannot read
+    /// the flags), GEPs and loads stripped of promises, `freeze`s removed.
+    pub ub_dropped: usize,
 }
 
 fn weaker(linkage: Linkage) -> Option<Linkage> {
@@ -106,6 +119,89 @@ fn delete_body(f: FunctionValue<'_>) {
     }
 }
 
+/// Metadata kinds on loads that promise facts gimso does not check.
+const PROMISES: &[&str] = &[
+    "nonnull",
+    "range",
+    "align",
+    "dereferenceable",
+    "dereferenceable_or_null",
+    "noundef",
+];
+
+/// Drops UB flags, load promises and `freeze` from `f`; returns how many
+/// instructions changed.
+fn drop_ub(f: FunctionValue<'_>) -> usize {
+    use inkwell::llvm_sys::LLVMOpcode::*;
+    let mut changed = 0;
+    let Some(first) = f.get_first_basic_block() else {
+        return 0;
+    };
+    let ctx = first.get_context();
+    let ctx_raw = ctx.as_ctx_ref();
+    let kinds: Vec<u32> = PROMISES
+        .iter()
+        .map(|k| {
+            // SAFETY: `k` is a valid UTF-8 name with the given length.
+            unsafe { LLVMGetMDKindIDInContext(ctx_raw, k.as_ptr().cast(), k.len() as u32) }
+        })
+        .collect();
+    // SAFETY: the builder is created in the function's context and disposed
+    // below; every instruction touched is live until it is erased, and an
+    // erased instruction is never used again (uses were replaced first).
+    unsafe {
+        let builder = LLVMCreateBuilderInContext(ctx_raw);
+        for block in f.get_basic_blocks() {
+            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
+            for raw in insts {
+                match LLVMGetInstructionOpcode(raw) {
+                    op @ (LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMUDiv | LLVMSDiv
+                    | LLVMLShr | LLVMAShr) => {
+                        LLVMPositionBuilderBefore(builder, raw);
+                        let plain = LLVMBuildBinOp(
+                            builder,
+                            op,
+                            LLVMGetOperand(raw, 0),
+                            LLVMGetOperand(raw, 1),
+                            c"".as_ptr(),
+                        );
+                        // Constant operands fold to a constant, which has no
+                        // location to carry.
+                        if !LLVMIsAInstruction(plain).is_null() {
+                            LLVMInstructionSetDebugLoc(plain, LLVMInstructionGetDebugLoc(raw));
+                        }
+                        LLVMReplaceAllUsesWith(raw, plain);
+                        LLVMInstructionEraseFromParent(raw);
+                        changed += 1;
+                    }
+                    LLVMGetElementPtr if LLVMIsInBounds(raw) != 0 => {
+                        LLVMSetIsInBounds(raw, 0);
+                        changed += 1;
+                    }
+                    LLVMFreeze => {
+                        LLVMReplaceAllUsesWith(raw, LLVMGetOperand(raw, 0));
+                        LLVMInstructionEraseFromParent(raw);
+                        changed += 1;
+                    }
+                    LLVMLoad => {
+                        let mut any = false;
+                        for &k in &kinds {
+                            if !LLVMGetMetadata(raw, k).is_null() {
+                                LLVMSetMetadata(raw, k, core::ptr::null_mut());
+                                any = true;
+                            }
+                        }
+                        changed += usize::from(any);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        LLVMDisposeBuilder(builder);
+    }
+    changed
+}
+
 /// Prepares `module` in place (see the module documentation).
 pub fn prepare(module: &Module<'_>) -> PrepareStats {
     let mut stats = PrepareStats::default();
@@ -123,6 +219,7 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
             stats.externalized += 1;
             continue;
         }
+        stats.ub_dropped += drop_ub(f);
         for block in f.get_basic_block_iter() {
             for inst in block.get_instructions() {
                 for i in 0..inst.get_num_operands() {

@@ -30,6 +30,21 @@ b:
   ret i32 %p
 }
 
+define i32 @flags(i32 %a, i32 %b, ptr %p, i64 %i) {
+  %s = add nsw nuw i32 %a, %b
+  %d = sdiv exact i32 %s, 4
+  %h = lshr exact i32 %d, 1
+  %f = freeze i32 %h
+  %g = getelementptr inbounds i32, ptr %p, i64 %i
+  %q = load ptr, ptr %g, !nonnull !0
+  %n = load i32, ptr %q, !range !1, !noundef !0
+  %r = mul nsw i32 %f, %n
+  ret i32 %r
+}
+
+!0 = !{}
+!1 = !{i32 0, i32 10}
+
 define i32 @user(i32 %x, i1 %c) {
 entry:
   %v = call i32 @elsewhere(i32 poison)
@@ -60,7 +75,8 @@ fn prepare_drops_odr_externalizes_and_zeroes_undef() {
         PrepareStats {
             odr_dropped: 3,
             externalized: 2,
-            undef_zeroed: 8
+            undef_zeroed: 8,
+            ub_dropped: 9
         }
     );
 
@@ -96,7 +112,20 @@ fn prepare_drops_odr_externalizes_and_zeroes_undef() {
     );
 
     let text = m.print_to_string().to_string();
-    for bad in ["undef", "poison", "_odr", "available_externally"] {
+    for bad in [
+        "undef",
+        "poison",
+        "_odr",
+        "available_externally",
+        "nsw",
+        "nuw",
+        "exact",
+        "inbounds",
+        "freeze",
+        "!nonnull",
+        "!range",
+        "!noundef",
+    ] {
         assert!(!text.contains(bad), "{bad} left in:\n{text}");
     }
 }

@@ -22,6 +22,9 @@ fn llvm_stress_modules_are_accepted() {
             .output()
             .unwrap_or_else(|e| panic!("cannot run llvm-stress-16 ({e}); install llvm-16"));
         assert!(out.status.success(), "llvm-stress-16 -seed={seed} failed");
+        if std::env::var_os("PASS_FUZZ_VERBOSE").is_some() {
+            eprintln!("seed {seed}");
+        }
         let ctx = Context::create();
         let name = format!("stress-{seed}.ll");
         let module = parse_module(&ctx, &out.stdout, &name).unwrap_or_else(|e| panic!("{e}"));
