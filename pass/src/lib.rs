@@ -18,6 +18,7 @@
 //!   which are rejected (the checker reports the rejected ones).
 //! - [`prepare`]: the first rewrite: ODR and `available_externally`
 //!   linkage dropped, `undef`/`poison` operands and initialisers zeroed.
+//! - [`driver`]: the `gimso-cc` command line (parsing only so far).
 //! - [`escape`]: which allocas may stay plain stack slots (private and
 //!   provably in bounds) and which become capability objects.
 //! - [`sites`]: `gimso_source_location` records for the runtime's check
@@ -46,6 +47,7 @@
 //! The pass must be linear in function size and must never crash on valid
 //! IR (`llvm-stress` is the fuzz corpus).
 
+pub mod driver;
 pub mod escape;
 pub mod intrinsics;
 pub mod inttoptr;

@@ -1,0 +1,218 @@
+//! `gimso-cc`'s command line: the clang/gcc options C builds use, sorted into
+//! what the front half (preprocess and compile to IR), the back half
+//! (compile the translated IR) and the linker need.
+//!
+//! Unknown options are an error naming them rather than being passed on
+//! blindly: an option the driver does not understand might undo the
+//! guarantees (sanitizers, other runtimes, `-fno-...` that re-enable UB
+//! folding) or mean an output the pipeline cannot produce.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// What the invocation produces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Compile and link an executable (no `-c`, `-S` or `-E`).
+    Link,
+    /// `-c`: object files.
+    Compile,
+    /// `-S`: assembly.
+    Assemble,
+    /// `-E`: preprocessed source (passed straight through to clang).
+    Preprocess,
+    /// `--version`.
+    Version,
+}
+
+/// One input on the command line, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A C source file (`.c`, or anything after `-x c`).
+    C(PathBuf),
+    /// An object file or archive to link (`.o`, `.a`, `.so`).
+    Object(PathBuf),
+    /// `-lname`.
+    Library(String),
+}
+
+/// A parsed `gimso-cc` command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invocation {
+    /// What to produce.
+    pub mode: Mode,
+    /// Inputs in command-line order.
+    pub inputs: Vec<Input>,
+    /// `-o`.
+    pub output: Option<PathBuf>,
+    /// The `-O` level: `0`, `1`, `2`, `3`, `s`, `z` (default `0`).
+    pub opt_level: String,
+    /// Options for the front half (preprocessing and compiling to IR):
+    /// `-I`, `-D`, `-U`, `-include`, `-isystem`, `-std=`, `-W…`, safe `-f…`,
+    /// `-g…`, dependency-file options.
+    pub compile_flags: Vec<String>,
+    /// Options for the link: `-L`, `-Wl,…`, `-pthread`, `-static`, `-rdynamic`.
+    pub link_flags: Vec<String>,
+}
+
+/// A command line `gimso-cc` refuses, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgError(pub String);
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "gimso-cc: error: {}", self.0)
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Options that take their value as the next argument (or glued on).
+const WITH_VALUE: &[&str] = &[
+    "-I", "-D", "-U", "-L", "-l", "-o", "-x", "-include", "-isystem", "-MF", "-MT", "-MQ",
+];
+
+/// `-f` options that would undo gimso's guarantees or its pipeline.
+const REFUSED_F: &[(&str, &str)] = &[
+    (
+        "-fsanitize",
+        "gimso is itself the memory-safety runtime; it does not combine with sanitizers",
+    ),
+    (
+        "-fdelete-null-pointer-checks",
+        "it lets the optimiser delete the checks gimso must keep",
+    ),
+    (
+        "-fprofile-instr-generate",
+        "instrumented profiling runtimes are not supported",
+    ),
+    ("-fcoverage-mapping", "coverage runtimes are not supported"),
+    ("-fxray", "XRay is not supported"),
+];
+
+/// Parses `args` (without the program name).
+pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
+    let mut inv = Invocation {
+        mode: Mode::Link,
+        inputs: Vec::new(),
+        output: None,
+        opt_level: "0".to_owned(),
+        compile_flags: Vec::new(),
+        link_flags: Vec::new(),
+    };
+    let mut language: Option<String> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if !arg.starts_with('-') || arg == "-" {
+            inv.inputs.push(classify_input(arg, language.as_deref())?);
+            continue;
+        }
+        // Options with a value, glued (`-Ifoo`) or separate (`-I foo`).
+        if let Some(flag) = WITH_VALUE.iter().find(|f| arg.starts_with(**f)) {
+            let value = if arg.len() > flag.len() {
+                arg[flag.len()..].to_owned()
+            } else {
+                let v = args
+                    .get(i)
+                    .ok_or_else(|| ArgError(format!("missing value after '{flag}'")))?;
+                i += 1;
+                v.clone()
+            };
+            match *flag {
+                "-o" => inv.output = Some(PathBuf::from(value)),
+                "-l" => inv.inputs.push(Input::Library(value)),
+                "-L" => inv.link_flags.push(format!("-L{value}")),
+                "-x" => {
+                    if value != "c" && value != "none" {
+                        return Err(ArgError(format!(
+                            "language '{value}' is not supported by gimso-cc (C only)"
+                        )));
+                    }
+                    language = (value == "c").then_some(value);
+                }
+                "-include" | "-isystem" | "-MF" | "-MT" | "-MQ" => {
+                    inv.compile_flags.push(flag.to_string());
+                    inv.compile_flags.push(value);
+                }
+                _ => inv.compile_flags.push(format!("{flag}{value}")),
+            }
+            continue;
+        }
+        match arg.as_str() {
+            "-c" => inv.mode = Mode::Compile,
+            "-S" => inv.mode = Mode::Assemble,
+            "-E" => inv.mode = Mode::Preprocess,
+            "--version" => inv.mode = Mode::Version,
+            "-pthread" => {
+                inv.compile_flags.push(arg.clone());
+                inv.link_flags.push(arg.clone());
+            }
+            "-static" | "-rdynamic" | "-shared" => inv.link_flags.push(arg.clone()),
+            "-MD" | "-MMD" | "-MP" | "-M" | "-MM" | "-w" | "-pedantic" | "-pedantic-errors"
+            | "-ansi" => inv.compile_flags.push(arg.clone()),
+            a if a.starts_with("-O") => {
+                let level = &a[2..];
+                inv.opt_level = match level {
+                    "" => "1".to_owned(),
+                    "0" | "1" | "2" | "3" | "s" | "z" => level.to_owned(),
+                    "fast" => "3".to_owned(),
+                    other => {
+                        return Err(ArgError(format!("unknown optimisation level '-O{other}'")));
+                    }
+                };
+            }
+            a if a.starts_with("-Wl,") => inv.link_flags.push(a.to_owned()),
+            a if a.starts_with("-W") || a.starts_with("-std=") || a.starts_with("-g") => {
+                inv.compile_flags.push(a.to_owned())
+            }
+            a if a.starts_with("-f") => {
+                if let Some((_, why)) = REFUSED_F.iter().find(|(p, _)| a.starts_with(p)) {
+                    return Err(ArgError(format!("option '{a}' is not supported: {why}")));
+                }
+                inv.compile_flags.push(a.to_owned());
+            }
+            a if a.starts_with("-m") => inv.compile_flags.push(a.to_owned()),
+            other => return Err(ArgError(format!("unsupported option '{other}'"))),
+        }
+    }
+    if inv.mode != Mode::Version && inv.inputs.is_empty() {
+        return Err(ArgError("no input files".to_owned()));
+    }
+    if inv.output.is_some()
+        && matches!(inv.mode, Mode::Compile | Mode::Assemble)
+        && inv
+            .inputs
+            .iter()
+            .filter(|i| matches!(i, Input::C(_)))
+            .count()
+            > 1
+    {
+        return Err(ArgError(
+            "cannot specify '-o' with '-c' or '-S' and several source files".to_owned(),
+        ));
+    }
+    Ok(inv)
+}
+
+fn classify_input(arg: &str, language: Option<&str>) -> Result<Input, ArgError> {
+    let path = PathBuf::from(arg);
+    if language == Some("c") {
+        return Ok(Input::C(path));
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "c" | "i" => Ok(Input::C(path)),
+        "o" | "a" | "so" => Ok(Input::Object(path)),
+        "cc" | "cpp" | "cxx" | "C" => Err(ArgError(format!(
+            "'{arg}': C++ sources are compiled with gimso-c++, not gimso-cc"
+        ))),
+        "s" | "S" => Err(ArgError(format!(
+            "'{arg}': assembly sources cannot be made memory safe"
+        ))),
+        _ => Err(ArgError(format!(
+            "'{arg}': unrecognised input file type (use -x c for C)"
+        ))),
+    }
+}
