@@ -53,19 +53,6 @@ unsafe impl BoxAlloc for HeapBoxes<'_> {
     }
 }
 
-fn to_ptr(p: FlightPtr) -> Ptr {
-    Ptr {
-        intval: p.intval as u64,
-        lower: p.lower,
-    }
-}
-
-fn to_flight(p: Ptr) -> FlightPtr {
-    FlightPtr {
-        intval: p.intval as usize,
-        lower: p.lower,
-    }
-}
 
 /// The slot at checked address `at` of `obj`, whose shadow words are `aux`.
 #[inline(always)]
@@ -101,7 +88,7 @@ pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &
     };
     match aux {
         Some(aux) => {
-            gimso_atomics::plain_store(slot::<AbiBoxReader>(obj, aux, dst.intval), to_ptr(value))
+            gimso_atomics::plain_store(slot::<AbiBoxReader>(obj, aux, dst.intval), Ptr::from(value))
         }
         // Freed since the check: the store is ordered before the free; the
         // capability is moot because every later access traps.
@@ -114,7 +101,7 @@ pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &
 pub fn load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {
     let obj = check_access_at(src, Access::POINTER_READ, loc);
     match obj.aux_words() {
-        Some(aux) => to_flight(gimso_atomics::plain_load(slot::<AbiBoxReader>(
+        Some(aux) => FlightPtr::from(gimso_atomics::plain_load(slot::<AbiBoxReader>(
             obj, aux, src.intval,
         ))),
         None => FlightPtr {
@@ -153,7 +140,7 @@ pub fn atomic_store_ptr(
     let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
     let aux = aux_for_atomic(local, obj, dst, loc);
     let mut boxes = HeapBoxes(local);
-    gimso_atomics::atomic_store(slot(obj, aux, dst.intval), to_ptr(value), &mut boxes);
+    gimso_atomics::atomic_store(slot(obj, aux, dst.intval), Ptr::from(value), &mut boxes);
     // The protocol's stores are Release; the fence makes the C ABI's atomic
     // store sequentially consistent (the x86 mapping of a seq_cst store).
     core::sync::atomic::fence(Ordering::SeqCst);
@@ -163,7 +150,7 @@ pub fn atomic_store_ptr(
 pub fn atomic_load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {
     let obj = check_access_at(src, Access::POINTER_READ, loc);
     match obj.aux_words() {
-        Some(aux) => to_flight(gimso_atomics::atomic_load(slot::<AbiBoxReader>(
+        Some(aux) => FlightPtr::from(gimso_atomics::atomic_load(slot::<AbiBoxReader>(
             obj, aux, src.intval,
         ))),
         None => FlightPtr {
@@ -189,12 +176,12 @@ pub fn cmpxchg_ptr(
     let (old, ok) = gimso_atomics::cmpxchg(
         slot(obj, aux, dst.intval),
         expected as u64,
-        to_ptr(value),
+        Ptr::from(value),
         weak,
         &mut boxes,
     );
     CmpxchgResult {
-        old: to_flight(old),
+        old: FlightPtr::from(old),
         success: ok as u64,
     }
 }
@@ -209,9 +196,9 @@ pub fn xchg_ptr(
     let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
     let aux = aux_for_atomic(local, obj, dst, loc);
     let mut boxes = HeapBoxes(local);
-    to_flight(gimso_atomics::xchg(
+    FlightPtr::from(gimso_atomics::xchg(
         slot(obj, aux, dst.intval),
-        to_ptr(value),
+        Ptr::from(value),
         &mut boxes,
     ))
 }
