@@ -5,6 +5,7 @@
 
 #![cfg(loom)]
 
+#[macro_use]
 mod common;
 
 use common::{Op, Outcome, Words, check, perform};
@@ -29,40 +30,7 @@ fn model2(a: Op, b: Op) {
     }
 }
 
-fn op(name: &str) -> Op {
-    match name {
-        "plain_store" => Op::PlainStore,
-        "atomic_store" => Op::AtomicStore,
-        "cmpxchg" => Op::Cmpxchg,
-        "cmpxchg_weak" => Op::CmpxchgWeak,
-        "xchg" => Op::Xchg,
-        "plain_load" => Op::PlainLoad,
-        "atomic_load" => Op::AtomicLoad,
-        _ => unreachable!("unknown op {name}"),
-    }
-}
-
-/// `all_pairs!(a b c)` emits tests `a::a`, `a::b`, `a::c`, `b::b`, `b::c`,
-/// `c::c`: each unordered pair once.
-macro_rules! all_pairs {
-    () => {};
-    ($head:ident $($tail:ident)*) => {
-        all_pairs!(@with $head; $head $($tail)*);
-        all_pairs!($($tail)*);
-    };
-    (@with $a:ident; $($b:ident)*) => {
-        mod $a {
-            $(
-                #[test]
-                fn $b() {
-                    super::model2(super::op(stringify!($a)), super::op(stringify!($b)));
-                }
-            )*
-        }
-    };
-}
-
-all_pairs!(plain_store atomic_store cmpxchg xchg plain_load atomic_load);
+all_pairs!(model2; plain_store atomic_store cmpxchg xchg plain_load atomic_load);
 
 /// Weak cmpxchg against itself and every writer.
 mod weak {

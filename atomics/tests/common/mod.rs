@@ -284,3 +284,38 @@ pub fn check(ops: &[(Op, usize, Outcome)], fin_atomic: Ptr, fin_plain: Ptr) {
         assert_eq!(fin_atomic, w.pairs[1], "single writer lost");
     }
 }
+
+/// The operation a test module is named after.
+pub fn op(name: &str) -> Op {
+    match name {
+        "plain_store" => Op::PlainStore,
+        "atomic_store" => Op::AtomicStore,
+        "cmpxchg" => Op::Cmpxchg,
+        "xchg" => Op::Xchg,
+        "plain_load" => Op::PlainLoad,
+        "atomic_load" => Op::AtomicLoad,
+        _ => unreachable!("unknown op {name}"),
+    }
+}
+
+/// `all_pairs!(run; a b c)` emits tests `a::a`, `a::b`, `a::c`, `b::b`,
+/// `b::c`, `c::c`, each calling `run(op(first), op(second))` of the
+/// invoking file: every unordered pair once.
+#[allow(unused_macros)]
+macro_rules! all_pairs {
+    ($run:ident;) => {};
+    ($run:ident; $head:ident $($tail:ident)*) => {
+        all_pairs!(@with $run; $head; $head $($tail)*);
+        all_pairs!($run; $($tail)*);
+    };
+    (@with $run:ident; $a:ident; $($b:ident)*) => {
+        mod $a {
+            $(
+                #[test]
+                fn $b() {
+                    super::$run(super::common::op(stringify!($a)), super::common::op(stringify!($b)));
+                }
+            )*
+        }
+    };
+}
