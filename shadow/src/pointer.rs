@@ -53,7 +53,6 @@ unsafe impl BoxAlloc for HeapBoxes<'_> {
     }
 }
 
-
 /// The slot at checked address `at` of `obj`, whose shadow words are `aux`.
 #[inline(always)]
 fn slot<'a, B: BoxRead>(obj: ObjRef, aux: *const AtomicUsize, at: usize) -> Slot<'a, B> {
