@@ -203,6 +203,61 @@ uint64_t gimso_gc_cycles(void);
 /* Keep a global object (and all it references) alive for good. */
 void gimso_register_global(gimso_ptr p);
 
+/* ---- Compiled code: symbols, generic entries, CC buffers ------------------ *
+ *
+ * gimso-cc renames every global of the program: function NAME's generic
+ * entry is the symbol "gimso.fn.NAME"; the capability object of a global
+ * NAME (variable or function) is "gimso.obj.NAME", which names its 16-byte
+ * header (payload, i.e. lower, at +16). A function object's payload is one
+ * word: the entry address. libc wrappers are defined the same way.
+ *
+ * Generic entry:
+ *   gimso_entry_result NAME(gimso_thread_abi *t, uintptr_t callee_lower,
+ *                           uint64_t arg_bytes);
+ * Arguments sit in t->cc_payload / t->cc_caps when arg_bytes <=
+ * GIMSO_CC_INLINE_BYTES, else in the outline buffers; each argument starts
+ * at a multiple of max(8, its alignment) and takes its size rounded up to 8.
+ * Caps word i holds the capability of the pointer at payload bytes
+ * [8i, 8i+8), and 0 where no pointer is. The return value is laid out the
+ * same way from offset 0 (inline if ret_bytes <= GIMSO_CC_INLINE_BYTES). */
+typedef struct gimso_entry_result {
+    uint64_t has_exception;
+    uint64_t ret_bytes;
+} gimso_entry_result;
+
+typedef gimso_entry_result (*gimso_entry_fn)(gimso_thread_abi *thread, uintptr_t callee_lower,
+                                             uint64_t arg_bytes);
+
+/* Make the outline CC buffers of `t` hold at least `bytes`. */
+void gimso_cc_outline(gimso_thread_abi *t, uint64_t bytes);
+/* Copy n bytes (payload and capabilities) from checked memory `src` into CC
+ * buffer slots, and out of them into a fresh object (byval arguments). */
+void gimso_cc_copy_in(uint64_t *payload, uintptr_t *caps, gimso_ptr src, size_t n,
+                      const gimso_source_location *loc);
+gimso_ptr gimso_cc_copy_out(const uint64_t *payload, const uintptr_t *caps, size_t n,
+                            size_t align);
+/* The read-only argument object of a variadic function: a copy of the
+ * first arg_bytes of the current CC buffers. */
+gimso_ptr gimso_va_start(gimso_thread_abi *t, uint64_t arg_bytes);
+/* Failure paths of checks the pass inlines; none returns. */
+void gimso_arg_size_failed(uint64_t needed, uint64_t given, const gimso_source_location *loc);
+void gimso_ret_size_failed(uint64_t expected, uint64_t given, const gimso_source_location *loc);
+void gimso_unreachable(const gimso_source_location *loc);
+void gimso_indirectbr_failed(uintptr_t target, const gimso_source_location *loc);
+/* Call check with a location: returns the entry to call through fn. */
+uintptr_t gimso_check_call_at(gimso_ptr fn, const gimso_source_location *loc);
+/* Checked memory operations with the location of the calling operation. */
+void gimso_memmove_at(gimso_ptr dst, gimso_ptr src, size_t n, const gimso_source_location *loc);
+void gimso_memset_at(gimso_ptr dst, int c, size_t n, const gimso_source_location *loc);
+/* Module start-up: store the pointer `value` into a global object's
+ * initialiser (read-only objects too), at address `at` inside it. */
+void gimso_global_init_ptr(gimso_ptr at, gimso_ptr value);
+/* The program's real main: starts the runtime, builds argv/envp as objects,
+ * calls the compiled main through its generic entry, runs atexit handlers
+ * and exits with main's result. */
+int gimso_start_main(int argc, char **argv, char **envp, gimso_entry_fn main_entry,
+                     uintptr_t main_lower);
+
 /* ---- Inline helpers (not exported functions) ----------------------------- */
 
 static inline gimso_ptr gimso_ptr_offset(gimso_ptr p, intptr_t delta) {

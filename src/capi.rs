@@ -11,7 +11,7 @@ use gimso_shadow::{free, function, lookup, memops, pointer};
 
 use crate::mutator::with_local;
 
-fn location<'a>(loc: *const SourceLocation) -> &'a SourceLocation {
+pub(crate) fn location<'a>(loc: *const SourceLocation) -> &'a SourceLocation {
     if loc.is_null() {
         &SourceLocation::UNKNOWN
     } else {

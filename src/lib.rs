@@ -7,10 +7,12 @@
 //! `gimso-unwind` and `gimso-libc-wrappers` (later issues).
 
 pub mod capi;
+pub mod compiled;
 pub mod mutator;
 
 pub use gimso_abi as abi;
 pub use gimso_atomics as atomics;
 pub use gimso_gc as gc;
 pub use gimso_heap as heap;
+pub use gimso_libc_wrappers as libc_wrappers;
 pub use gimso_shadow as shadow;

@@ -235,6 +235,57 @@ impl SourceLocation {
 }
 
 // ---------------------------------------------------------------------------
+// Compiled code: symbols and the generic entry (DESIGN §6).
+// ---------------------------------------------------------------------------
+
+/// Symbol of the generic entry of compiled (or wrapper) function `NAME`:
+/// `gimso.fn.NAME`. Prefixing keeps the program's names apart from the C
+/// library the runtime itself links against.
+pub const SYMBOL_FN_PREFIX: &str = "gimso.fn.";
+
+/// Symbol of the capability object of global `NAME` (a variable or a
+/// function): `gimso.obj.NAME` names the 16-byte header; the payload, and so
+/// the capability's `lower`, starts 16 bytes later. For a variable the
+/// payload is its storage; for a function it is one word, the entry address.
+pub const SYMBOL_OBJ_PREFIX: &str = "gimso.obj.";
+
+/// What a generic entry returns (in two registers): whether an exception is
+/// unwinding (then `ret_bytes` is meaningless) and how many bytes of return
+/// value the callee left in the CC buffers.
+///
+/// The entry's signature is
+/// `EntryResult NAME(ThreadAbi *thread, usize callee_lower, u64 arg_bytes)`.
+/// Arguments are in the CC buffers: the inline ones in the thread struct when
+/// `arg_bytes <= CC_INLINE_BYTES`, else the outline ones. The return value is
+/// at offset 0 of the inline buffers when `ret_bytes <= CC_INLINE_BYTES`,
+/// else of the outline ones. In both buffers every capability word of
+/// `[0, bytes)` that does not hold a pointer's capability is 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryResult {
+    /// 1 while an exception unwinds through this return, else 0.
+    pub has_exception: u64,
+    /// Bytes of return value (a multiple of 8).
+    pub ret_bytes: u64,
+}
+
+/// A compiled function's generic entry.
+pub type EntryFn = unsafe extern "C" fn(
+    thread: *mut ThreadAbi,
+    callee_lower: usize,
+    arg_bytes: u64,
+) -> EntryResult;
+
+/// Places a value of `size` bytes and ABI alignment `align` after `end`
+/// bytes of CC buffer: returns `(offset, new_end)`. Each value starts on a
+/// multiple of `max(8, align)` and takes its size rounded up to 8.
+pub const fn cc_place(end: u64, size: u64, align: u64) -> (u64, u64) {
+    let a = if align > 8 { align } else { 8 };
+    let offset = end.div_ceil(a) * a;
+    (offset, offset + size.div_ceil(8) * 8)
+}
+
+// ---------------------------------------------------------------------------
 // Access kinds used by the out-of-line check-failure entry points.
 // ---------------------------------------------------------------------------
 
@@ -332,6 +383,7 @@ const _: () = assert!(size_of::<ObjectHeader>() == HEADER_SIZE);
 const _: () = assert!(HEADER_UPPER_OFFSET == 0 && HEADER_AUX_OFFSET == 8);
 const _: () = assert!(size_of::<FlightPtr>() == 16);
 const _: () = assert!(size_of::<CmpxchgResult>() == 24);
+const _: () = assert!(size_of::<EntryResult>() == 16);
 const _: () = assert!(ATOMIC_BOX_SIZE == 16);
 const _: () = assert!(size_of::<SourceLocation>() == 24);
 const _: () = assert!(THREAD_STATE_OFFSET == 0);
@@ -430,6 +482,17 @@ pub const ABI_LAYOUTS: &[(&str, &str, u64)] = &[
         "gimso_cmpxchg_result",
         "success",
         offset_of!(CmpxchgResult, success) as u64,
+    ),
+    ("gimso_entry_result", "", size_of::<EntryResult>() as u64),
+    (
+        "gimso_entry_result",
+        "has_exception",
+        offset_of!(EntryResult, has_exception) as u64,
+    ),
+    (
+        "gimso_entry_result",
+        "ret_bytes",
+        offset_of!(EntryResult, ret_bytes) as u64,
     ),
     ("gimso_atomic_box", "", ATOMIC_BOX_SIZE as u64),
     (

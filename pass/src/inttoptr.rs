@@ -95,6 +95,9 @@ fn operand_instruction<'ctx>(
     inst: InstructionValue<'ctx>,
     i: u32,
 ) -> Option<InstructionValue<'ctx>> {
+    if !crate::ir::operand_is_value(inst, i) {
+        return None;
+    }
     inst.get_operand(i)?.value()?.as_instruction_value()
 }
 

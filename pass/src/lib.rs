@@ -57,6 +57,7 @@ pub mod module;
 pub mod prepare;
 pub mod reject;
 pub mod sites;
+pub mod translate;
 
 pub use location::{Location, Scope, SourceLocation};
 pub use module::{LoadError, load_module, parse_module};

@@ -223,6 +223,9 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
         for block in f.get_basic_block_iter() {
             for inst in block.get_instructions() {
                 for i in 0..inst.get_num_operands() {
+                    if !crate::ir::operand_is_value(inst, i) {
+                        continue;
+                    }
                     let Some(op) = inst.get_operand(i).and_then(|o| o.value()) else {
                         continue;
                     };

@@ -66,6 +66,11 @@ impl ObjRef {
         self.aux_word() & FLAG_FREE != 0
     }
 
+    /// Refuses writes from now on (argument objects of variadic calls).
+    pub fn set_readonly(self) {
+        self.header().aux.fetch_or(FLAG_READONLY, Ordering::AcqRel);
+    }
+
     /// Whether writes are refused.
     pub fn is_readonly(self) -> bool {
         self.aux_word() & FLAG_READONLY != 0

@@ -95,6 +95,28 @@ pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &
     }
 }
 
+/// Stores `value` at the aligned word `at` inside `obj` without any check:
+/// for initialising objects the runtime itself built or owns (argument
+/// objects, global initialisers, read-only or not).
+///
+/// # Safety
+/// `obj` is a live, non-special object and `at` an 8-aligned address with
+/// `obj.lower() <= at` and `at + 8 <= obj.upper()`.
+pub unsafe fn init_ptr(local: &mut LocalHeap, obj: ObjRef, at: usize, value: FlightPtr) {
+    store_barrier(value.lower);
+    let aux = match obj.aux_words() {
+        Some(aux) => Some(aux),
+        None if value.lower == 0 => None,
+        None => ensure_aux(local, obj),
+    };
+    match aux {
+        Some(aux) => {
+            gimso_atomics::plain_store(slot::<AbiBoxReader>(obj, aux, at), Ptr::from(value))
+        }
+        None => payload_word(at).store(value.intval as u64, Ordering::Relaxed),
+    }
+}
+
 /// Non-atomic pointer load from `src`.
 #[inline]
 pub fn load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {

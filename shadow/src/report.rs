@@ -51,6 +51,14 @@ pub enum SafetyError {
     CallNonFunction,
     /// Call through a function capability at an address other than its entry.
     CallWrongAddress,
+    /// A callee needs more argument bytes than its caller passed.
+    ArgumentSize,
+    /// A caller expects more return bytes than its callee returned.
+    ReturnSize,
+    /// Control reached an LLVM `unreachable`.
+    Unreachable,
+    /// `indirectbr` (computed goto) to an address that is no label of the function.
+    BadIndirectBranch,
 }
 
 impl SafetyError {
@@ -72,6 +80,10 @@ impl SafetyError {
             SafetyError::InvalidFreeNoCapability => "invalid free of pointer with no capability",
             SafetyError::CallNonFunction => "call through non-function pointer",
             SafetyError::CallWrongAddress => "call through function capability at wrong address",
+            SafetyError::ArgumentSize => "argument size mismatch",
+            SafetyError::ReturnSize => "return size mismatch",
+            SafetyError::Unreachable => "unreachable executed",
+            SafetyError::BadIndirectBranch => "indirect branch to non-label",
         }
     }
 }
@@ -94,8 +106,24 @@ pub enum Operation {
 #[inline(never)]
 pub fn report(err: SafetyError, p: FlightPtr, op: Operation, loc: &SourceLocation) -> ! {
     let text = format_report(err, p, op, loc);
-    // Flush the program's C stdio buffers so output printed before the error
-    // is not lost, then write the report in one go.
+    emit_and_exit(&text)
+}
+
+/// Reports `err`, which concerns no pointer, with `detail` lines (each
+/// `"  name:  value"`), and stops the program.
+#[cold]
+#[inline(never)]
+pub fn report_detail(err: SafetyError, detail: &str, loc: &SourceLocation) -> ! {
+    let mut s = String::with_capacity(1024);
+    let _ = writeln!(s, "{SAFETY_REPORT_PREFIX} {}", err.title());
+    s.push_str(detail);
+    let _ = writeln!(s, "  location:   {}", describe_location(loc));
+    s.push_str("backtrace:\n");
+    append_backtrace(&mut s);
+    emit_and_exit(&s)
+}
+
+fn emit_and_exit(text: &str) -> ! {
     // SAFETY: fflush(NULL) flushes every open C stream; always valid.
     unsafe { libc::fflush(core::ptr::null_mut()) };
     let mut stderr = std::io::stderr().lock();
@@ -221,7 +249,9 @@ fn append_backtrace(s: &mut String) {
         let head = f[0];
         head.contains("std::backtrace")
             || head.contains("gimso_shadow::report")
-            || head.contains("gimso_shadow::check::access_failed")
+            || head.contains("gimso_shadow::")
+            || head.contains("gimso::capi::")
+            || head.contains("gimso_libc_wrappers::report")
     };
     let skip = frames
         .iter()
@@ -232,6 +262,10 @@ fn append_backtrace(s: &mut String) {
             .trim_start()
             .split_once(": ")
             .map_or(f[0], |(_, name)| name);
+        // Compiled functions are named `gimso.fn.NAME` (gimso.h); show NAME.
+        let name = name
+            .strip_prefix(gimso_abi::SYMBOL_FN_PREFIX)
+            .unwrap_or(name);
         let _ = writeln!(s, "  #{n:<2} {name}");
         for line in &f[1..] {
             let _ = writeln!(s, "        {}", line.trim_start());

@@ -1,0 +1,271 @@
+//! Constants under gimso: every global value becomes the pair (intval,
+//! capability) of its translated object; `undef`/`poison` become zero.
+
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+
+use super::ModTx;
+use super::layout::has_ptr;
+use super::ll::{T, V};
+
+/// A translated value: the intval part (same type as the original) and,
+/// for types containing pointers, the capability part (same type again,
+/// with each pointer's `lower` in place of the pointer and zero elsewhere).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tx {
+    pub int: V,
+    pub cap: Option<V>,
+}
+
+impl Tx {
+    pub fn plain(int: V) -> Tx {
+        Tx { int, cap: None }
+    }
+}
+
+impl ModTx<'_, '_> {
+    /// The translation of constant `c` (memoised).
+    pub fn tx_const(&mut self, c: V) -> Result<Tx, String> {
+        if let Some(&t) = self.const_memo.get(&c) {
+            return Ok(t);
+        }
+        let t = self.tx_const_uncached(c)?;
+        self.const_memo.insert(c, t);
+        Ok(t)
+    }
+
+    fn zero_tx(&self, ty: T) -> Tx {
+        let z = self.ll.zero(ty);
+        Tx {
+            int: z,
+            cap: has_ptr(&self.ll, ty).then_some(z),
+        }
+    }
+
+    /// Whether `c` refers to a global value or block address anywhere.
+    pub fn mentions_globals(&mut self, c: V) -> bool {
+        if let Some(&m) = self.mentions_memo.get(&c) {
+            return m;
+        }
+        let ll = &self.ll;
+        let m = match ll.value_kind(c) {
+            LLVMValueKind::LLVMFunctionValueKind
+            | LLVMValueKind::LLVMGlobalVariableValueKind
+            | LLVMValueKind::LLVMGlobalAliasValueKind
+            | LLVMValueKind::LLVMGlobalIFuncValueKind
+            | LLVMValueKind::LLVMBlockAddressValueKind => true,
+            LLVMValueKind::LLVMUndefValueValueKind | LLVMValueKind::LLVMPoisonValueKind => true,
+            LLVMValueKind::LLVMConstantExprValueKind
+            | LLVMValueKind::LLVMConstantStructValueKind
+            | LLVMValueKind::LLVMConstantArrayValueKind
+            | LLVMValueKind::LLVMConstantVectorValueKind => {
+                let n = ll.num_operands(c);
+                (0..n).any(|i| {
+                    let op = self.ll.operand(c, i);
+                    self.mentions_globals(op)
+                })
+            }
+            _ => false,
+        };
+        self.mentions_memo.insert(c, m);
+        m
+    }
+
+    fn tx_const_uncached(&mut self, c: V) -> Result<Tx, String> {
+        let ty = self.ll.type_of(c);
+        let kind = self.ll.value_kind(c);
+        match kind {
+            LLVMValueKind::LLVMFunctionValueKind => {
+                let (entry, obj) =
+                    self.fn_map.get(&c).copied().ok_or_else(|| {
+                        format!("function `{}` has no translation", self.ll.name(c))
+                    })?;
+                let lower = self.ll.const_gep_i8(obj, 16);
+                Ok(Tx {
+                    int: entry,
+                    cap: Some(lower),
+                })
+            }
+            LLVMValueKind::LLVMGlobalVariableValueKind
+            | LLVMValueKind::LLVMGlobalAliasValueKind => {
+                let obj =
+                    self.obj_map.get(&c).copied().ok_or_else(|| {
+                        format!("global `{}` has no translation", self.ll.name(c))
+                    })?;
+                match obj {
+                    GlobalTx::Data(obj) => {
+                        let lower = self.ll.const_gep_i8(obj, 16);
+                        Ok(Tx {
+                            int: lower,
+                            cap: Some(lower),
+                        })
+                    }
+                    GlobalTx::Function(f) => self.tx_const(f),
+                }
+            }
+            LLVMValueKind::LLVMGlobalIFuncValueKind => Err("ifunc".into()),
+            LLVMValueKind::LLVMBlockAddressValueKind => {
+                let b = self.ll.block_of_blockaddress(c);
+                let f = self.ll.block_parent(b);
+                let id = self.block_id(f, b);
+                let int = self.ll.const_inttoptr(self.ll.i64c(id), self.ll.ptr());
+                Ok(Tx {
+                    int,
+                    cap: Some(self.ll.null_ptr()),
+                })
+            }
+            LLVMValueKind::LLVMUndefValueValueKind
+            | LLVMValueKind::LLVMPoisonValueKind
+            | LLVMValueKind::LLVMConstantAggregateZeroValueKind
+            | LLVMValueKind::LLVMConstantPointerNullValueKind
+            | LLVMValueKind::LLVMConstantTokenNoneValueKind => Ok(self.zero_tx(ty)),
+            LLVMValueKind::LLVMConstantStructValueKind
+            | LLVMValueKind::LLVMConstantArrayValueKind
+            | LLVMValueKind::LLVMConstantVectorValueKind => {
+                if !self.mentions_globals(c) {
+                    return Ok(Tx {
+                        int: c,
+                        cap: has_ptr(&self.ll, ty).then(|| self.ll.zero(ty)),
+                    });
+                }
+                self.tx_aggregate(c, ty, kind)
+            }
+            LLVMValueKind::LLVMConstantExprValueKind => {
+                if !self.mentions_globals(c) {
+                    return Ok(Tx {
+                        int: c,
+                        cap: has_ptr(&self.ll, ty).then(|| self.ll.zero(ty)),
+                    });
+                }
+                self.tx_const_expr(c, ty)
+            }
+            _ => Ok(Tx {
+                int: c,
+                cap: has_ptr(&self.ll, ty).then(|| self.ll.zero(ty)),
+            }),
+        }
+    }
+
+    fn tx_aggregate(&mut self, c: V, ty: T, kind: LLVMValueKind) -> Result<Tx, String> {
+        let n = self.ll.num_operands(c);
+        let mut ints = Vec::with_capacity(n as usize);
+        let mut caps = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let e = self.ll.operand(c, i);
+            let t = self.tx_const(e)?;
+            ints.push(t.int);
+            caps.push(t.cap.unwrap_or_else(|| self.ll.zero(self.ll.type_of(e))));
+        }
+        let ll = &self.ll;
+        let with_ptr = has_ptr(ll, ty);
+        let (int, cap) = match kind {
+            LLVMValueKind::LLVMConstantStructValueKind => (
+                ll.const_named_struct(ty, &ints),
+                ll.const_named_struct(ty, &caps),
+            ),
+            LLVMValueKind::LLVMConstantArrayValueKind => {
+                let e = ll.elem_ty(ty);
+                (ll.const_array(e, &ints), ll.const_array(e, &caps))
+            }
+            _ => (ll.const_vector(&ints), ll.const_vector(&caps)),
+        };
+        Ok(Tx {
+            int,
+            cap: with_ptr.then_some(cap),
+        })
+    }
+
+    fn tx_const_expr(&mut self, c: V, ty: T) -> Result<Tx, String> {
+        let op = self.ll.const_opcode(c);
+        let operand = |s: &mut Self, i: u32| -> Result<Tx, String> {
+            let o = s.ll.operand(c, i);
+            s.tx_const(o)
+        };
+        match op {
+            LLVMOpcode::LLVMGetElementPtr => {
+                let base = operand(self, 0)?;
+                let mut idx = Vec::new();
+                for i in 1..self.ll.num_operands(c) {
+                    idx.push(operand(self, i)?.int);
+                }
+                let src = self.ll.gep_source_type(c);
+                let int = self.ll.const_gep(src, base.int, &idx);
+                let cap = base.cap.unwrap_or_else(|| self.ll.null_ptr());
+                if self.ll.is_vector(ty) && !self.ll.is_vector(self.ll.type_of(cap)) {
+                    return Err("constant vector getelementptr".into());
+                }
+                Ok(Tx {
+                    int,
+                    cap: Some(cap),
+                })
+            }
+            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
+                let src = operand(self, 0)?;
+                if self.ll.type_of(src.int) == ty {
+                    Ok(src)
+                } else if !has_ptr(&self.ll, ty) && src.cap.is_none() {
+                    Ok(Tx::plain(c))
+                } else {
+                    Err("constant bitcast of pointers".into())
+                }
+            }
+            LLVMOpcode::LLVMPtrToInt => {
+                let src = operand(self, 0)?;
+                Ok(Tx::plain(self.ll.const_ptrtoint(src.int, ty)))
+            }
+            LLVMOpcode::LLVMIntToPtr => {
+                let src = operand(self, 0)?;
+                Ok(Tx {
+                    int: self.ll.const_inttoptr(src.int, ty),
+                    cap: Some(self.ll.zero(ty)),
+                })
+            }
+            _ => self.rebuild_int_const_expr(c, ty),
+        }
+    }
+
+    /// Integer constant expressions over pointers (`sub (ptrtoint @a,
+    /// ptrtoint @b)`, `trunc`, ...): rebuilt with translated operands.
+    fn rebuild_int_const_expr(&mut self, c: V, ty: T) -> Result<Tx, String> {
+        use inkwell::llvm_sys::core::*;
+        if self.ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind {
+            return Err(format!(
+                "constant expression `{:?}` over globals",
+                self.ll.const_opcode(c)
+            ));
+        }
+        let op = self.ll.const_opcode(c);
+        let a = self.tx_const(self.ll.operand(c, 0))?.int;
+        let b = if self.ll.num_operands(c) > 1 {
+            Some(self.tx_const(self.ll.operand(c, 1))?.int)
+        } else {
+            None
+        };
+        // SAFETY: operands are constants of this context with the types the
+        // original expression had; the builders create constant expressions.
+        let v = unsafe {
+            match (op, b) {
+                (LLVMOpcode::LLVMAdd, Some(b)) => LLVMConstAdd(a, b),
+                (LLVMOpcode::LLVMSub, Some(b)) => LLVMConstSub(a, b),
+                (LLVMOpcode::LLVMMul, Some(b)) => LLVMConstMul(a, b),
+                (LLVMOpcode::LLVMXor, Some(b)) => LLVMConstXor(a, b),
+                (LLVMOpcode::LLVMShl, Some(b)) => LLVMConstShl(a, b),
+                (LLVMOpcode::LLVMTrunc, None) => LLVMConstTrunc(a, ty),
+                (LLVMOpcode::LLVMZExt, None) => LLVMConstZExt(a, ty),
+                (LLVMOpcode::LLVMSExt, None) => LLVMConstSExt(a, ty),
+                _ => {
+                    return Err(format!("constant expression `{op:?}` over globals"));
+                }
+            }
+        };
+        Ok(Tx::plain(v))
+    }
+}
+
+/// What an original global variable or alias became.
+#[derive(Clone, Copy, Debug)]
+pub enum GlobalTx {
+    /// A data object: the symbol of its header.
+    Data(V),
+    /// An alias of a function: that (original) function.
+    Function(V),
+}

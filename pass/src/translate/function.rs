@@ -1,0 +1,1586 @@
+//! Translation of one function body, instruction by instruction.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAInlineAsm, LLVMIsAPHINode};
+use inkwell::llvm_sys::{
+    LLVMAtomicOrdering, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
+};
+use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+
+use gimso_abi::{
+    ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, CC_INLINE_BYTES, FLAG_READONLY,
+    THREAD_CC_CAPS_OFFSET, THREAD_CC_OUTLINE_CAPS_OFFSET, THREAD_CC_OUTLINE_PAYLOAD_OFFSET,
+    THREAD_CC_PAYLOAD_OFFSET, THREAD_REQUEST_MASK,
+};
+
+use super::ModTx;
+use super::consts::Tx;
+use super::layout::{cc_layout, has_ptr, required_align, ret_bytes};
+use super::ll::{B, M, T, V};
+use super::runtime::{call, entry_type};
+use crate::escape::{AllocaHome, classify_allocas};
+use crate::intrinsics::{IntrinsicClass, classify};
+use crate::inttoptr::{Cap, CapInference, Origin, infer};
+use crate::location::Location;
+
+/// Per-function translation state.
+struct FnTx<'a, 'b, 'ctx> {
+    m: &'a mut ModTx<'b, 'ctx>,
+    old: V,
+    new: V,
+    thread: V,
+    arg_bytes: V,
+    vals: HashMap<V, Tx>,
+    block_map: HashMap<B, B>,
+    /// (new predecessor, old predecessor, old successor) of every new edge.
+    edges: Vec<(B, B, B)>,
+    /// Old phi → its new int and cap phis.
+    phis: Vec<(V, Tx)>,
+    /// Old integer phi → its capability phi (inttoptr inference).
+    int_cap_phis: Vec<(V, V)>,
+    intcaps: HashMap<V, V>,
+    /// New addresses of stack slots (and constant GEPs of them) that need
+    /// no checks.
+    trusted_ints: HashSet<V>,
+    homes: HashMap<V, AllocaHome>,
+    inference: CapInference<'ctx>,
+    va_obj: Option<Tx>,
+    fixed_bytes: u64,
+    sp: M,
+    cur_old: V,
+    cur_old_block: B,
+}
+
+/// Translates the body of `old` into its new generic entry.
+pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
+    let (new, _) = m.fn_map[&old];
+    // SAFETY: `old` is a live function of the module being translated.
+    let fv: Option<FunctionValue<'ctx>> = unsafe { FunctionValue::new(old) };
+    let Some(fv) = fv else { return };
+    let homes = classify_allocas(m.module, fv)
+        .into_iter()
+        .map(|(k, v)| (k.as_value_ref(), v))
+        .collect();
+    let inference = infer(fv);
+    let sp = m.ll.subprogram(old);
+    if !sp.is_null() {
+        m.ll.set_subprogram(old, std::ptr::null_mut());
+        m.ll.set_subprogram(new, sp);
+    }
+    let thread = m.ll.param(new, 0);
+    let arg_bytes = m.ll.param(new, 2);
+    let mut t = FnTx {
+        m,
+        old,
+        new,
+        thread,
+        arg_bytes,
+        vals: HashMap::new(),
+        block_map: HashMap::new(),
+        edges: Vec::new(),
+        phis: Vec::new(),
+        int_cap_phis: Vec::new(),
+        intcaps: HashMap::new(),
+        trusted_ints: HashSet::new(),
+        homes,
+        inference,
+        va_obj: None,
+        fixed_bytes: 0,
+        sp,
+        cur_old: std::ptr::null_mut(),
+        cur_old_block: std::ptr::null_mut(),
+    };
+    t.run();
+}
+
+fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
+    m.ll.is_a(v, f)
+}
+
+impl FnTx<'_, '_, '_> {
+    fn run(&mut self) {
+        let old_blocks = self.m.ll.blocks(self.old);
+        let Some(&first) = old_blocks.first() else {
+            return;
+        };
+        let order = self.rpo(first);
+        let mut rpo_index = HashMap::new();
+        for (i, &b) in order.iter().enumerate() {
+            rpo_index.insert(b, i);
+        }
+        let entry = self.m.ll.append_block(self.new, "gimso.entry");
+        for &b in &order {
+            let nb = self.m.ll.append_block(self.new, "");
+            self.block_map.insert(b, nb);
+        }
+        self.m.ll.position_at_end(entry);
+        self.set_loc_line0();
+        self.prologue();
+        self.m.ll.br(self.block_map[&first]);
+        // Loop headers: targets of retreating edges in reverse post-order.
+        let mut headers = HashSet::new();
+        for &b in &order {
+            if let Some(term) = self.m.ll.terminator(b) {
+                for s in self.m.ll.successors(term) {
+                    if let (Some(&is), Some(&ib)) = (rpo_index.get(&s), rpo_index.get(&b)) {
+                        if is <= ib {
+                            headers.insert(s);
+                        }
+                    }
+                }
+            }
+        }
+        for &b in &order {
+            self.m.ll.position_at_end(self.block_map[&b]);
+            self.cur_old_block = b;
+            let insts = self.m.ll.instructions(b);
+            let mut polled = !headers.contains(&b);
+            for inst in insts {
+                let is_phi = is_a(self.m, inst, LLVMIsAPHINode);
+                if !polled && !is_phi {
+                    self.set_loc_line0();
+                    self.pollcheck();
+                    polled = true;
+                }
+                self.cur_old = inst;
+                self.set_loc(inst);
+                self.translate(inst);
+            }
+        }
+        self.fill_phis();
+    }
+
+    fn rpo(&self, first: B) -> Vec<B> {
+        let mut seen = HashSet::new();
+        let mut post = Vec::new();
+        let mut stack: Vec<(B, Vec<B>, usize)> = Vec::new();
+        seen.insert(first);
+        let succ = |b: B| -> Vec<B> {
+            self.m
+                .ll
+                .terminator(b)
+                .map(|t| self.m.ll.successors(t))
+                .unwrap_or_default()
+        };
+        stack.push((first, succ(first), 0));
+        while let Some((b, ss, i)) = stack.last_mut() {
+            if *i < ss.len() {
+                let s = ss[*i];
+                *i += 1;
+                if seen.insert(s) {
+                    let n = succ(s);
+                    stack.push((s, n, 0));
+                }
+            } else {
+                post.push(*b);
+                stack.pop();
+            }
+        }
+        post.reverse();
+        post
+    }
+
+    // ---- debug locations and sites ------------------------------------------
+
+    fn set_loc(&self, inst: V) {
+        let dl = self.m.ll.debug_loc(inst);
+        if dl.is_null() {
+            self.set_loc_line0();
+        } else {
+            self.m.ll.set_debug_loc(dl);
+        }
+    }
+
+    fn set_loc_line0(&self) {
+        if self.sp.is_null() {
+            self.m.ll.set_debug_loc(std::ptr::null_mut());
+        } else {
+            self.m.ll.set_debug_loc(self.m.ll.line_loc(0, self.sp));
+        }
+    }
+
+    /// The source-location record of the instruction being translated.
+    fn site(&mut self) -> V {
+        if self.cur_old.is_null() {
+            return self.m.ll.null_ptr();
+        }
+        // SAFETY: `cur_old` is a live instruction of the module.
+        let inst = unsafe { InstructionValue::new(self.cur_old) };
+        let rec = self.m.sites.record_for(self.m.module, inst);
+        rec.as_value_ref()
+    }
+
+    fn error(&mut self, construct: &str, why: &str) {
+        let loc = if self.cur_old.is_null() {
+            Location::module()
+        } else {
+            // SAFETY: `cur_old` is a live instruction of the module.
+            Location::of_instruction(unsafe { InstructionValue::new(self.cur_old) })
+        };
+        self.m.error(loc, construct, why);
+    }
+
+    // ---- values --------------------------------------------------------------
+
+    fn tx(&mut self, v: V) -> Tx {
+        if let Some(&t) = self.vals.get(&v) {
+            return t;
+        }
+        let ty = self.m.ll.type_of(v);
+        match self.m.ll.value_kind(v) {
+            LLVMValueKind::LLVMInstructionValueKind | LLVMValueKind::LLVMArgumentValueKind => {
+                // Defined in unreachable code only.
+                self.zero(ty)
+            }
+            LLVMValueKind::LLVMMetadataAsValueValueKind | LLVMValueKind::LLVMInlineAsmValueKind => {
+                Tx::plain(v)
+            }
+            LLVMValueKind::LLVMBasicBlockValueKind => Tx::plain(v),
+            _ => match self.m.tx_const(v) {
+                Ok(t) => t,
+                Err(why) => {
+                    self.error("this constant", &why);
+                    self.zero(ty)
+                }
+            },
+        }
+    }
+
+    fn zero(&self, ty: T) -> Tx {
+        let z = self.m.ll.zero(ty);
+        Tx {
+            int: z,
+            cap: has_ptr(&self.m.ll, ty).then_some(z),
+        }
+    }
+
+    fn cap(&mut self, v: V) -> V {
+        let t = self.tx(v);
+        t.cap
+            .unwrap_or_else(|| self.m.ll.zero(self.m.ll.type_of(t.int)))
+    }
+
+    fn set(&mut self, old: V, t: Tx) {
+        self.vals.insert(old, t);
+    }
+
+    // ---- prologue ---------------------------------------------------------------
+
+    fn prologue(&mut self) {
+        self.pollcheck();
+        let ll = &self.m.ll;
+        let fnty = ll.function_type_of(self.old);
+        let params = ll.params(self.old);
+        let mut types = Vec::new();
+        for (i, &p) in params.iter().enumerate() {
+            types.push(ll.param_byval(self.old, i as u32).unwrap_or(ll.type_of(p)));
+        }
+        let layout = cc_layout(ll, &types);
+        self.fixed_bytes = layout.bytes;
+        if layout.bytes > 0 {
+            let ok = ll.icmp(
+                LLVMIntPredicate::LLVMIntUGE,
+                self.arg_bytes,
+                ll.i64c(layout.bytes),
+            );
+            let site = self.site_for_function();
+            let needed = self.m.ll.i64c(layout.bytes);
+            let given = self.arg_bytes;
+            self.guard(ok, |s| {
+                call(&s.m.ll, "gimso_arg_size_failed", &[needed, given, site]);
+                s.m.ll.unreachable();
+                true
+            });
+        }
+        let (payload, caps) = self.arg_buffers(self.arg_bytes);
+        let _ = fnty;
+        for (i, &p) in params.iter().enumerate() {
+            let off = layout.offsets[i];
+            let t = if let Some(bt) = self.m.ll.param_byval(self.old, i as u32) {
+                let ll = &self.m.ll;
+                let size = ll.size_of(bt);
+                let align = ll.align_of(bt).max(16);
+                let pp = ll.gep_i8c(payload, off);
+                let cp = ll.gep_i8c(caps, off);
+                let r = call(
+                    ll,
+                    "gimso_cc_copy_out",
+                    &[pp, cp, ll.i64c(size), ll.i64c(align)],
+                );
+                self.pair(r)
+            } else {
+                let ty = self.m.ll.type_of(p);
+                self.read_buf(ty, payload, caps, off)
+            };
+            self.set(p, t);
+        }
+        if self.uses_va_start() {
+            let r = call(&self.m.ll, "gimso_va_start", &[self.thread, self.arg_bytes]);
+            self.va_obj = Some(self.pair(r));
+        }
+        // Private stack slots: zeroed allocas in the entry block.
+        let homes: Vec<(V, AllocaHome)> = self.homes.iter().map(|(k, v)| (*k, v.clone())).collect();
+        for (a, home) in homes {
+            if home != AllocaHome::Stack {
+                continue;
+            }
+            let ll = &self.m.ll;
+            let ty = ll.allocated_type(a);
+            let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
+            let slot = if count == 1 {
+                ll.alloca(ty, "")
+            } else {
+                ll.alloca(ll.array_ty(ty, count), "")
+            };
+            let align = ll.alignment(a).max(1);
+            ll.set_alignment(slot, align);
+            let size = ll.size_of(ty) * count;
+            ll.memset(slot, ll.const_int(ll.i8(), 0), ll.i64c(size), align);
+            self.trusted_ints.insert(slot);
+            self.set(
+                a,
+                Tx {
+                    int: slot,
+                    cap: Some(self.m.ll.null_ptr()),
+                },
+            );
+            self.m.stats.stack_allocas += 1;
+        }
+    }
+
+    fn site_for_function(&mut self) -> V {
+        // The first instruction with a location stands for the function.
+        for b in self.m.ll.blocks(self.old) {
+            for i in self.m.ll.instructions(b) {
+                if !self.m.ll.debug_loc(i).is_null() {
+                    let saved = self.cur_old;
+                    self.cur_old = i;
+                    let s = self.site();
+                    self.cur_old = saved;
+                    return s;
+                }
+            }
+        }
+        self.m.ll.null_ptr()
+    }
+
+    fn uses_va_start(&self) -> bool {
+        for b in self.m.ll.blocks(self.old) {
+            for i in self.m.ll.instructions(b) {
+                if self.m.ll.opcode(i) == LLVMOpcode::LLVMCall {
+                    let c = self.m.ll.called_value(i);
+                    if is_a(self.m, c, LLVMIsAFunction) && self.m.ll.name(c) == "llvm.va_start" {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The CC buffers holding `bytes` of arguments or return value.
+    fn arg_buffers(&mut self, bytes: V) -> (V, V) {
+        let ll = &self.m.ll;
+        let inline_p = ll.gep_i8c(self.thread, THREAD_CC_PAYLOAD_OFFSET as u64);
+        let inline_c = ll.gep_i8c(self.thread, THREAD_CC_CAPS_OFFSET as u64);
+        if let Some(n) = ll.const_int_value(bytes) {
+            if n <= CC_INLINE_BYTES as u64 {
+                return (inline_p, inline_c);
+            }
+        }
+        let out_p = ll.load(
+            ll.ptr(),
+            ll.gep_i8c(self.thread, THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64),
+            8,
+        );
+        let out_c = ll.load(
+            ll.ptr(),
+            ll.gep_i8c(self.thread, THREAD_CC_OUTLINE_CAPS_OFFSET as u64),
+            8,
+        );
+        let small = ll.icmp(
+            LLVMIntPredicate::LLVMIntULE,
+            bytes,
+            ll.i64c(CC_INLINE_BYTES as u64),
+        );
+        (
+            ll.select(small, inline_p, out_p),
+            ll.select(small, inline_c, out_c),
+        )
+    }
+
+    /// Buffers for writing `bytes` (known statically): the outline ones
+    /// are grown first when needed.
+    fn write_buffers(&mut self, bytes: u64) -> (V, V) {
+        if bytes > CC_INLINE_BYTES as u64 {
+            let n = self.m.ll.i64c(bytes);
+            call(&self.m.ll, "gimso_cc_outline", &[self.thread, n]);
+        }
+        let n = self.m.ll.i64c(bytes);
+        self.arg_buffers(n)
+    }
+
+    fn pair(&self, r: V) -> Tx {
+        Tx {
+            int: self.m.ll.extract_value(r, 0),
+            cap: Some(self.m.ll.extract_value(r, 1)),
+        }
+    }
+
+    // ---- control helpers ----------------------------------------------------
+
+    /// Continues in a new block when `ok`; otherwise runs `fail`, which
+    /// returns whether it ended its block (else it falls through to the
+    /// continuation).
+    fn guard(&mut self, ok: V, fail: impl FnOnce(&mut Self) -> bool) {
+        let ll = &self.m.ll;
+        let cont = ll.append_block(self.new, "");
+        let bad = ll.append_block(self.new, "");
+        ll.cond_br(ok, cont, bad);
+        ll.position_at_end(bad);
+        if !fail(self) {
+            self.m.ll.br(cont);
+        }
+        self.m.ll.position_at_end(cont);
+    }
+
+    fn pollcheck(&mut self) {
+        let ll = &self.m.ll;
+        let state = ll.load_relaxed(ll.i64(), self.thread, 8);
+        let req = ll.and(state, ll.i64c(THREAD_REQUEST_MASK));
+        let quiet = ll.icmp(LLVMIntPredicate::LLVMIntEQ, req, ll.i64c(0));
+        let thread = self.thread;
+        self.guard(quiet, |s| {
+            call(&s.m.ll, "gimso_pollcheck_slow", &[thread]);
+            false
+        });
+    }
+
+    // ---- checks ----------------------------------------------------------------
+
+    /// The inline access check of `size` bytes at `p`.
+    fn check(&mut self, p: Tx, size: u64, align: u64, write: bool) {
+        if self.trusted_ptr(p) {
+            return;
+        }
+        self.m.stats.checks += 1;
+        let ll = &self.m.ll;
+        let i64 = ll.i64();
+        let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
+        let addr = ll.ptrtoint(p.int, i64);
+        let lower = ll.ptrtoint(cap, i64);
+        let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
+        let site = self.site();
+        let bits = if write { ACCESS_WRITE } else { ACCESS_READ }
+            | if align > 1 && align == size {
+                ACCESS_ALIGNED
+            } else {
+                0
+            };
+        let (pi, pc) = (p.int, cap);
+        let ll = &self.m.ll;
+        let cont = ll.append_block(self.new, "");
+        let hdr = ll.append_block(self.new, "");
+        let bad = ll.append_block(self.new, "");
+        ll.cond_br(nonnull, hdr, bad);
+        ll.position_at_end(hdr);
+        let upper_p = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
+        let upper = ll.load_relaxed(i64, upper_p, 8);
+        let span = ll.sub(upper, lower);
+        let off = ll.sub(addr, lower);
+        let mut ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
+        let room = ll.sub(span, ll.i64c(size));
+        ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room));
+        if align > 1 {
+            let mis = ll.and(addr, ll.i64c(align - 1));
+            ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0)));
+        }
+        if write {
+            let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
+            let aux = ll.load_relaxed(i64, aux_p, 8);
+            let ro = ll.and(aux, ll.i64c(FLAG_READONLY));
+            ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.i64c(0)));
+        }
+        ll.cond_br(ok, cont, bad);
+        ll.position_at_end(bad);
+        call(
+            ll,
+            "gimso_access_failed",
+            &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
+        );
+        ll.br(cont);
+        ll.position_at_end(cont);
+    }
+
+    fn trusted_ptr(&self, p: Tx) -> bool {
+        self.trusted_ints.contains(&p.int)
+    }
+}
+
+// ---- memory: values of any type at a checked address ----------------------------
+
+impl FnTx<'_, '_, '_> {
+    /// Loads a value of `ty` at `p` (already checked); pointers come with
+    /// their capabilities from shadow storage or atomic boxes.
+    fn load_value(&mut self, ty: T, p: Tx, atomic: bool) -> Tx {
+        let ll = &self.m.ll;
+        if !has_ptr(ll, ty) {
+            let v = ll.load(ty, p.int, 1);
+            return Tx::plain(v);
+        }
+        let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
+        match ll.kind(ty) {
+            LLVMTypeKind::LLVMPointerTypeKind => {
+                let f = if atomic {
+                    "gimso_atomic_load_ptr"
+                } else {
+                    "gimso_load_ptr"
+                };
+                let r = call(ll, f, &[p.int, cap]);
+                self.pair(r)
+            }
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let fields = ll.struct_fields(ty);
+                let mut int = ll.zero(ty);
+                let mut capv = ll.zero(ty);
+                for (i, f) in fields.into_iter().enumerate() {
+                    let off = self.m.ll.field_offset(ty, i as u32);
+                    let at = Tx {
+                        int: self.m.ll.gep_i8c(p.int, off),
+                        cap: p.cap,
+                    };
+                    let e = self.load_value(f, at, false);
+                    let ll = &self.m.ll;
+                    int = ll.insert_value(int, e.int, i as u32);
+                    if let Some(c) = e.cap {
+                        capv = ll.insert_value(capv, c, i as u32);
+                    }
+                }
+                Tx {
+                    int,
+                    cap: Some(capv),
+                }
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let e_ty = ll.elem_ty(ty);
+                let n = ll.array_len(ty);
+                let stride = ll.size_of(e_ty);
+                let mut int = ll.zero(ty);
+                let mut capv = ll.zero(ty);
+                for i in 0..n {
+                    let at = Tx {
+                        int: self.m.ll.gep_i8c(p.int, i * stride),
+                        cap: p.cap,
+                    };
+                    let e = self.load_value(e_ty, at, false);
+                    let ll = &self.m.ll;
+                    int = ll.insert_value(int, e.int, i as u32);
+                    if let Some(c) = e.cap {
+                        capv = ll.insert_value(capv, c, i as u32);
+                    }
+                }
+                Tx {
+                    int,
+                    cap: Some(capv),
+                }
+            }
+            _ => {
+                // A vector of pointers, lane by lane.
+                let n = ll.vector_len(ty);
+                let mut int = ll.zero(ty);
+                let mut capv = ll.zero(ty);
+                for i in 0..u64::from(n) {
+                    let at = Tx {
+                        int: self.m.ll.gep_i8c(p.int, i * 8),
+                        cap: p.cap,
+                    };
+                    let e = self.load_value(self.m.ll.ptr(), at, false);
+                    let ll = &self.m.ll;
+                    int = ll.insert_element(int, e.int, ll.i32c(i));
+                    capv = ll.insert_element(capv, e.cap.unwrap_or(ll.null_ptr()), ll.i32c(i));
+                }
+                Tx {
+                    int,
+                    cap: Some(capv),
+                }
+            }
+        }
+    }
+
+    /// Stores `v` (of `ty`) at `p` (already checked).
+    fn store_value(&mut self, ty: T, v: Tx, p: Tx, atomic: bool) {
+        let ll = &self.m.ll;
+        if !has_ptr(ll, ty) {
+            ll.store(v.int, p.int, 1);
+            return;
+        }
+        let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
+        let vcap = v.cap.unwrap_or_else(|| ll.zero(ty));
+        match ll.kind(ty) {
+            LLVMTypeKind::LLVMPointerTypeKind => {
+                let f = if atomic {
+                    "gimso_atomic_store_ptr"
+                } else {
+                    "gimso_store_ptr"
+                };
+                call(ll, f, &[p.int, pcap, v.int, vcap]);
+            }
+            LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind => {
+                let parts: Vec<(T, u64)> = if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
+                    ll.struct_fields(ty)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, f)| (f, ll.field_offset(ty, i as u32)))
+                        .collect()
+                } else {
+                    let e = ll.elem_ty(ty);
+                    let stride = ll.size_of(e);
+                    (0..ll.array_len(ty)).map(|i| (e, i * stride)).collect()
+                };
+                for (i, (f, off)) in parts.into_iter().enumerate() {
+                    let ll = &self.m.ll;
+                    let e = Tx {
+                        int: ll.extract_value(v.int, i as u32),
+                        cap: has_ptr(ll, f).then(|| ll.extract_value(vcap, i as u32)),
+                    };
+                    let at = Tx {
+                        int: ll.gep_i8c(p.int, off),
+                        cap: p.cap,
+                    };
+                    self.store_value(f, e, at, false);
+                }
+            }
+            _ => {
+                let n = ll.vector_len(ty);
+                for i in 0..u64::from(n) {
+                    let ll = &self.m.ll;
+                    let idx = ll.i32c(i);
+                    let e = Tx {
+                        int: ll.extract_element(v.int, idx),
+                        cap: Some(ll.extract_element(vcap, idx)),
+                    };
+                    let at = Tx {
+                        int: ll.gep_i8c(p.int, i * 8),
+                        cap: p.cap,
+                    };
+                    self.store_value(ll.ptr(), e, at, false);
+                }
+            }
+        }
+    }
+
+    // ---- CC buffers -------------------------------------------------------------
+
+    /// Reads a value of `ty` from CC buffer offset `off`.
+    fn read_buf(&mut self, ty: T, payload: V, caps: V, off: u64) -> Tx {
+        let ll = &self.m.ll;
+        let int = ll.load(ty, ll.gep_i8c(payload, off), 8);
+        if !has_ptr(ll, ty) {
+            return Tx::plain(int);
+        }
+        let cap = self.read_caps(ty, caps, off);
+        Tx {
+            int,
+            cap: Some(cap),
+        }
+    }
+
+    fn read_caps(&mut self, ty: T, caps: V, off: u64) -> V {
+        let ll = &self.m.ll;
+        match ll.kind(ty) {
+            LLVMTypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let mut acc = ll.zero(ty);
+                for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
+                    if !has_ptr(&self.m.ll, f) {
+                        continue;
+                    }
+                    let fo = self.m.ll.field_offset(ty, i as u32);
+                    let c = self.read_caps(f, caps, off + fo);
+                    acc = self.m.ll.insert_value(acc, c, i as u32);
+                }
+                acc
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let e = ll.elem_ty(ty);
+                let stride = ll.size_of(e);
+                let mut acc = ll.zero(ty);
+                for i in 0..ll.array_len(ty) {
+                    let c = self.read_caps(e, caps, off + i * stride);
+                    acc = self.m.ll.insert_value(acc, c, i as u32);
+                }
+                acc
+            }
+            _ => {
+                let mut acc = ll.zero(ty);
+                for i in 0..u64::from(ll.vector_len(ty)) {
+                    let ll = &self.m.ll;
+                    let c = ll.load(ll.ptr(), ll.gep_i8c(caps, off + i * 8), 8);
+                    acc = ll.insert_element(acc, c, ll.i32c(i));
+                }
+                acc
+            }
+        }
+    }
+
+    /// Writes `v` of `ty` at CC buffer offset `off` (capability words of
+    /// its span must already be zero).
+    fn write_buf(&mut self, ty: T, v: Tx, payload: V, caps: V, off: u64) {
+        let ll = &self.m.ll;
+        ll.store(v.int, ll.gep_i8c(payload, off), 8);
+        if let Some(c) = v.cap {
+            self.write_caps(ty, c, caps, off);
+        }
+    }
+
+    fn write_caps(&mut self, ty: T, c: V, caps: V, off: u64) {
+        let ll = &self.m.ll;
+        match ll.kind(ty) {
+            LLVMTypeKind::LLVMPointerTypeKind => {
+                ll.store(c, ll.gep_i8c(caps, off), 8);
+            }
+            LLVMTypeKind::LLVMStructTypeKind => {
+                for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
+                    if !has_ptr(&self.m.ll, f) {
+                        continue;
+                    }
+                    let fo = self.m.ll.field_offset(ty, i as u32);
+                    let e = self.m.ll.extract_value(c, i as u32);
+                    self.write_caps(f, e, caps, off + fo);
+                }
+            }
+            LLVMTypeKind::LLVMArrayTypeKind => {
+                let e_ty = ll.elem_ty(ty);
+                let stride = ll.size_of(e_ty);
+                for i in 0..ll.array_len(ty) {
+                    let e = self.m.ll.extract_value(c, i as u32);
+                    self.write_caps(e_ty, e, caps, off + i * stride);
+                }
+            }
+            _ => {
+                for i in 0..u64::from(ll.vector_len(ty)) {
+                    let ll = &self.m.ll;
+                    let e = ll.extract_element(c, ll.i32c(i));
+                    ll.store(e, ll.gep_i8c(caps, off + i * 8), 8);
+                }
+            }
+        }
+    }
+
+    fn zero_caps(&self, caps: V, bytes: u64) {
+        if bytes > 0 {
+            let ll = &self.m.ll;
+            ll.memset(caps, ll.const_int(ll.i8(), 0), ll.i64c(bytes), 8);
+        }
+    }
+}
+
+// ---- instructions ------------------------------------------------------------------
+
+impl FnTx<'_, '_, '_> {
+    fn translate(&mut self, inst: V) {
+        use LLVMOpcode::*;
+        let op = self.m.ll.opcode(inst);
+        match op {
+            LLVMPHI => self.tx_phi(inst),
+            LLVMAlloca => self.tx_alloca(inst),
+            LLVMLoad => self.tx_load(inst),
+            LLVMStore => self.tx_store(inst),
+            LLVMGetElementPtr => self.tx_gep(inst),
+            LLVMPtrToInt => {
+                let src = self.tx(self.m.ll.operand(inst, 0));
+                let ty = self.m.ll.type_of(inst);
+                let v = self.m.ll.ptrtoint(src.int, ty);
+                self.set(inst, Tx::plain(v));
+            }
+            LLVMIntToPtr => self.tx_inttoptr(inst),
+            LLVMBitCast | LLVMAddrSpaceCast if has_ptr(&self.m.ll, self.m.ll.type_of(inst)) => {
+                let src = self.tx(self.m.ll.operand(inst, 0));
+                self.set(inst, src);
+            }
+            LLVMFreeze => {
+                let src = self.tx(self.m.ll.operand(inst, 0));
+                self.set(inst, src);
+            }
+            LLVMSelect => self.tx_select(inst),
+            LLVMExtractValue | LLVMInsertValue | LLVMExtractElement | LLVMInsertElement
+            | LLVMShuffleVector => self.tx_aggregate_op(inst),
+            LLVMCall | LLVMInvoke => self.tx_call(inst),
+            LLVMRet => self.tx_ret(inst),
+            LLVMBr | LLVMSwitch | LLVMIndirectBr => self.tx_branch(inst),
+            LLVMUnreachable => {
+                let site = self.site();
+                call(&self.m.ll, "gimso_unreachable", &[site]);
+                self.m.ll.unreachable();
+            }
+            LLVMAtomicCmpXchg => self.tx_cmpxchg(inst),
+            LLVMAtomicRMW => self.tx_rmw(inst),
+            LLVMLandingPad => {
+                let ty = self.m.ll.type_of(inst);
+                let z = self.zero(ty);
+                self.set(inst, z);
+            }
+            LLVMResume => {
+                let ll = &self.m.ll;
+                let r = ll.const_struct(&[ll.i64c(1), ll.i64c(0)]);
+                ll.ret(r);
+            }
+            LLVMVAArg => {
+                self.error(
+                    "va_arg",
+                    "clang lowers va_arg itself on x86-64; this form is not supported yet",
+                );
+                let z = self.zero(self.m.ll.type_of(inst));
+                self.set(inst, z);
+            }
+            _ => self.tx_generic(inst),
+        }
+    }
+
+    /// Instructions with no pointer semantics: cloned with translated
+    /// operands (pointer operands contribute their intval).
+    fn tx_generic(&mut self, inst: V) {
+        let n = self.m.ll.num_operands(inst);
+        let c = self.m.ll.clone_inst(inst);
+        for i in 0..n {
+            let o = self.m.ll.operand(inst, i);
+            if self.m.ll.value_kind(o) == LLVMValueKind::LLVMMetadataAsValueValueKind {
+                continue;
+            }
+            let t = self.tx(o);
+            self.m.ll.set_operand(c, i, t.int);
+        }
+        self.m.ll.insert(c);
+        let ty = self.m.ll.type_of(inst);
+        let cap = has_ptr(&self.m.ll, ty).then(|| self.m.ll.zero(ty));
+        self.set(inst, Tx { int: c, cap });
+    }
+
+    fn tx_phi(&mut self, inst: V) {
+        let ty = self.m.ll.type_of(inst);
+        let int = self.m.ll.phi(ty);
+        let cap = has_ptr(&self.m.ll, ty).then(|| self.m.ll.phi(ty));
+        let t = Tx { int, cap };
+        self.phis.push((inst, t));
+        self.set(inst, t);
+        if self.merge_node(inst) {
+            let cp = self.m.ll.phi(self.m.ll.ptr());
+            self.int_cap_phis.push((inst, cp));
+            self.intcaps.insert(inst, cp);
+        }
+    }
+
+    /// Whether integer `inst` is a phi/select the inttoptr inference gave a
+    /// capability of its own.
+    fn merge_node(&self, inst: V) -> bool {
+        // SAFETY: `inst` is a live instruction of the module.
+        let iv = unsafe { InstructionValue::new(inst) };
+        matches!(self.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if x.as_value_ref() == inst)
+    }
+
+    /// The inferred capability of integer value `v` (null if none).
+    fn int_cap(&mut self, v: V) -> V {
+        if self.m.ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+            return self.m.ll.null_ptr();
+        }
+        // SAFETY: `v` is a live instruction of the module.
+        let iv = unsafe { InstructionValue::new(v) };
+        match self.inference.cap(iv) {
+            Cap::Definite(Origin::Pointer(p)) => {
+                let pv = p.as_value_ref();
+                if self.m.ll.is_ptr(self.m.ll.type_of(pv)) {
+                    self.cap(pv)
+                } else {
+                    self.m.ll.null_ptr()
+                }
+            }
+            Cap::Definite(Origin::Merge(x)) => self
+                .intcaps
+                .get(&x.as_value_ref())
+                .copied()
+                .unwrap_or_else(|| self.m.ll.null_ptr()),
+            _ => self.m.ll.null_ptr(),
+        }
+    }
+
+    fn tx_inttoptr(&mut self, inst: V) {
+        let src = self.m.ll.operand(inst, 0);
+        let t = self.tx(src);
+        let ty = self.m.ll.type_of(inst);
+        let int = self.m.ll.inttoptr(t.int, ty);
+        let cap = if self.m.ll.is_ptr(ty) {
+            self.int_cap(src)
+        } else {
+            self.m.ll.zero(ty)
+        };
+        self.set(
+            inst,
+            Tx {
+                int,
+                cap: Some(cap),
+            },
+        );
+    }
+
+    fn tx_select(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let (c, a, b) = (
+            ll.operand(inst, 0),
+            ll.operand(inst, 1),
+            ll.operand(inst, 2),
+        );
+        let ty = ll.type_of(inst);
+        let (tc, ta, tb) = (self.tx(c), self.tx(a), self.tx(b));
+        let ll = &self.m.ll;
+        let int = ll.select(tc.int, ta.int, tb.int);
+        let cap = if has_ptr(ll, ty) {
+            let ca = self.cap(a);
+            let cb = self.cap(b);
+            Some(self.m.ll.select(tc.int, ca, cb))
+        } else {
+            None
+        };
+        self.set(inst, Tx { int, cap });
+        if self.merge_node(inst) {
+            let ca = self.int_cap(a);
+            let cb = self.int_cap(b);
+            let cond = self.m.ll.type_of(tc.int);
+            let cs = if self.m.ll.is_vector(cond) {
+                self.m.ll.null_ptr()
+            } else {
+                self.m.ll.select(tc.int, ca, cb)
+            };
+            self.intcaps.insert(inst, cs);
+        }
+    }
+
+    fn tx_aggregate_op(&mut self, inst: V) {
+        let ty = self.m.ll.type_of(inst);
+        let n = self.m.ll.num_operands(inst);
+        let int = self.m.ll.clone_inst(inst);
+        let mut ops = Vec::new();
+        for i in 0..n {
+            let o = self.m.ll.operand(inst, i);
+            let t = self.tx(o);
+            self.m.ll.set_operand(int, i, t.int);
+            ops.push((o, t));
+        }
+        self.m.ll.insert(int);
+        let cap = if has_ptr(&self.m.ll, ty) {
+            let c = self.m.ll.clone_inst(inst);
+            use LLVMOpcode::*;
+            let op = self.m.ll.opcode(inst);
+            for (i, (o, t)) in ops.into_iter().enumerate() {
+                let is_index = matches!((op, i), (LLVMExtractElement, 1) | (LLVMInsertElement, 2));
+                let v = if is_index {
+                    t.int
+                } else {
+                    t.cap
+                        .unwrap_or_else(|| self.m.ll.zero(self.m.ll.type_of(o)))
+                };
+                self.m.ll.set_operand(c, i as u32, v);
+            }
+            self.m.ll.insert(c);
+            Some(c)
+        } else {
+            None
+        };
+        self.set(inst, Tx { int, cap });
+    }
+
+    fn tx_alloca(&mut self, inst: V) {
+        if self.vals.contains_key(&inst) {
+            return; // a private stack slot, made in the prologue
+        }
+        let ll = &self.m.ll;
+        let ty = ll.allocated_type(inst);
+        let count = self.tx(self.m.ll.operand(inst, 0)).int;
+        let ll = &self.m.ll;
+        let count = ll.int_cast(count, ll.i64());
+        let size = ll.mul(count, ll.i64c(ll.size_of(ty)));
+        let align = u64::from(ll.alignment(inst)).max(ll.align_of(ty)).max(16);
+        let r = call(ll, "gimso_alloc_aligned", &[size, ll.i64c(align)]);
+        let t = self.pair(r);
+        self.m.stats.heap_allocas += 1;
+        self.set(inst, t);
+    }
+
+    fn tx_load(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(inst);
+        let p = self.tx(ll.operand(inst, 0));
+        let ll = &self.m.ll;
+        let ordering = ll.ordering(inst);
+        let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
+        let volatile = ll.is_volatile(inst);
+        let ir_align = ll.alignment(inst);
+        let size = ll.size_of(ty);
+        let mut align = required_align(ll, ty, ir_align);
+        if atomic {
+            align = align.max(u64::from(ir_align));
+        }
+        if self.trusted_ints.contains(&p.int) {
+            let v = self.m.ll.load(ty, p.int, 1);
+            self.set(inst, Tx::plain(v));
+            return;
+        }
+        self.check(p, size, align, false);
+        if !has_ptr(&self.m.ll, ty) {
+            let ll = &self.m.ll;
+            let v = ll.load(ty, p.int, align as u32);
+            ll.set_volatile(v, volatile);
+            if atomic {
+                ll.set_ordering(v, ordering);
+            }
+            self.set(inst, Tx::plain(v));
+            return;
+        }
+        let t = self.load_value(ty, p, atomic);
+        self.set(inst, t);
+    }
+
+    fn tx_store(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let (vo, po) = (ll.operand(inst, 0), ll.operand(inst, 1));
+        let ty = ll.type_of(vo);
+        let v = self.tx(vo);
+        let p = self.tx(po);
+        let ll = &self.m.ll;
+        let ordering = ll.ordering(inst);
+        let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
+        let volatile = ll.is_volatile(inst);
+        let ir_align = ll.alignment(inst);
+        let size = ll.size_of(ty);
+        let mut align = required_align(ll, ty, ir_align);
+        if atomic {
+            align = align.max(u64::from(ir_align));
+        }
+        if self.trusted_ints.contains(&p.int) {
+            self.m.ll.store(v.int, p.int, 1);
+            return;
+        }
+        self.check(p, size, align, true);
+        if !has_ptr(&self.m.ll, ty) {
+            let ll = &self.m.ll;
+            let s = ll.store(v.int, p.int, align as u32);
+            ll.set_volatile(s, volatile);
+            if atomic {
+                ll.set_ordering(s, ordering);
+            }
+            return;
+        }
+        self.store_value(ty, v, p, atomic);
+    }
+
+    fn tx_gep(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let n = ll.num_operands(inst);
+        let base_v = ll.operand(inst, 0);
+        let base = self.tx(base_v);
+        let mut idx = Vec::new();
+        let mut all_const = true;
+        for i in 1..n {
+            let o = self.m.ll.operand(inst, i);
+            if self.m.ll.const_int_value(o).is_none() {
+                all_const = false;
+            }
+            idx.push(self.tx(o).int);
+        }
+        let ll = &self.m.ll;
+        let src = ll.gep_source_type(inst);
+        let int = ll.gep(src, base.int, &idx);
+        let ty = ll.type_of(inst);
+        let mut cap = base.cap.unwrap_or_else(|| ll.null_ptr());
+        if ll.is_vector(ty) && !ll.is_vector(ll.type_of(cap)) {
+            let lanes = ll.vector_len(ty);
+            let mut v = ll.zero(ty);
+            for i in 0..u64::from(lanes) {
+                v = ll.insert_element(v, cap, ll.i32c(i));
+            }
+            cap = v;
+        }
+        if all_const && self.trusted_ints.contains(&base.int) {
+            self.trusted_ints.insert(int);
+        }
+        self.set(
+            inst,
+            Tx {
+                int,
+                cap: Some(cap),
+            },
+        );
+    }
+
+    fn tx_cmpxchg(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let (po, eo, no) = (
+            ll.operand(inst, 0),
+            ll.operand(inst, 1),
+            ll.operand(inst, 2),
+        );
+        let ty = ll.type_of(eo);
+        let size = ll.size_of(ty);
+        let weak = ll.cmpxchg_weak(inst);
+        let p = self.tx(po);
+        let e = self.tx(eo);
+        let nv = self.tx(no);
+        self.check(p, size, size.max(1), true);
+        let ll = &self.m.ll;
+        if ll.is_ptr(ty) {
+            let rty = ll.struct_ty(&[ll.ptr(), ll.ptr(), ll.i64()]);
+            let slot = self.entry_alloca(rty);
+            let ll = &self.m.ll;
+            let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
+            let ncap = nv.cap.unwrap_or_else(|| ll.null_ptr());
+            let exp = ll.ptrtoint(e.int, ll.i64());
+            call(
+                ll,
+                "gimso_atomic_cmpxchg_ptr",
+                &[
+                    slot,
+                    p.int,
+                    pcap,
+                    exp,
+                    nv.int,
+                    ncap,
+                    ll.i32c(u64::from(weak)),
+                ],
+            );
+            let r = ll.load(rty, slot, 8);
+            let old_int = ll.extract_value(r, 0);
+            let old_cap = ll.extract_value(r, 1);
+            let ok = ll.extract_value(r, 2);
+            let ok = ll.icmp(LLVMIntPredicate::LLVMIntNE, ok, ll.i64c(0));
+            let res_ty = ll.type_of(inst);
+            let int = ll.insert_value(ll.zero(res_ty), old_int, 0);
+            let int = ll.insert_value(int, ok, 1);
+            let cap = ll.insert_value(ll.zero(res_ty), old_cap, 0);
+            self.set(
+                inst,
+                Tx {
+                    int,
+                    cap: Some(cap),
+                },
+            );
+            return;
+        }
+        let c = ll.clone_inst(inst);
+        ll.set_operand(c, 0, p.int);
+        ll.set_operand(c, 1, e.int);
+        ll.set_operand(c, 2, nv.int);
+        ll.insert(c);
+        self.set(inst, Tx::plain(c));
+    }
+
+    fn tx_rmw(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let (po, vo) = (ll.operand(inst, 0), ll.operand(inst, 1));
+        let ty = ll.type_of(vo);
+        let size = ll.size_of(ty);
+        let p = self.tx(po);
+        let v = self.tx(vo);
+        self.check(p, size, size.max(1), true);
+        let ll = &self.m.ll;
+        if ll.is_ptr(ty) {
+            // LLVM 16 only has xchg on pointers.
+            let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
+            let vcap = v.cap.unwrap_or_else(|| ll.null_ptr());
+            let r = call(ll, "gimso_atomic_xchg_ptr", &[p.int, pcap, v.int, vcap]);
+            let t = self.pair(r);
+            self.set(inst, t);
+            return;
+        }
+        let c = ll.clone_inst(inst);
+        ll.set_operand(c, 0, p.int);
+        ll.set_operand(c, 1, v.int);
+        ll.insert(c);
+        self.set(inst, Tx::plain(c));
+    }
+
+    /// A scratch alloca in the entry block.
+    fn entry_alloca(&mut self, ty: T) -> V {
+        let ll = &self.m.ll;
+        let here = ll.insert_block();
+        let entry = ll.blocks(self.new)[0];
+        // Before the entry block's terminator: rebuild position by
+        // inserting at the start through a temporary positioning.
+        let first = ll.instructions(entry);
+        let a = if let Some(&f) = first.first() {
+            self.position_before(f);
+            self.m.ll.alloca(ty, "")
+        } else {
+            ll.position_at_end(entry);
+            ll.alloca(ty, "")
+        };
+        self.m.ll.position_at_end(here);
+        a
+    }
+
+    fn position_before(&self, inst: V) {
+        // SAFETY: `inst` is a live instruction of the new function; the
+        // builder is owned by `ll`.
+        unsafe {
+            let b = self.m.ll.builder_ref();
+            inkwell::llvm_sys::core::LLVMPositionBuilderBefore(b, inst);
+        }
+    }
+}
+
+// ---- calls ----------------------------------------------------------------------------
+
+impl FnTx<'_, '_, '_> {
+    fn tx_call(&mut self, inst: V) {
+        let callee = self.m.ll.called_value(inst);
+        if is_a(self.m, callee, LLVMIsAInlineAsm) {
+            self.tx_generic(inst);
+            return;
+        }
+        if is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.") {
+            self.tx_intrinsic(inst, callee);
+            return;
+        }
+        let ll = &self.m.ll;
+        let fnty = ll.called_fn_type(inst);
+        let nargs = ll.num_arg_operands(inst);
+        let mut types = Vec::new();
+        let mut byval = Vec::new();
+        for i in 0..nargs {
+            let a = ll.operand(inst, i);
+            let bv = ll.call_type_attr(inst, i, "byval");
+            byval.push(bv);
+            types.push(bv.unwrap_or(ll.type_of(a)));
+        }
+        let layout = cc_layout(ll, &types);
+        let site = self.site();
+        // Evaluate the callee and arguments before touching the buffers.
+        let mut args = Vec::new();
+        for i in 0..nargs {
+            let a = self.m.ll.operand(inst, i);
+            args.push(self.tx(a));
+        }
+        let (entry, lower) = if let Some(&(entry, obj)) = self
+            .m
+            .fn_map
+            .get(&callee)
+            .filter(|_| is_a(self.m, callee, LLVMIsAFunction))
+        {
+            (entry, self.m.ll.const_gep_i8(obj, 16))
+        } else {
+            let f = self.tx(callee);
+            let ll = &self.m.ll;
+            let cap = f.cap.unwrap_or_else(|| ll.null_ptr());
+            let e = call(ll, "gimso_check_call_at", &[f.int, cap, site]);
+            (ll.inttoptr(e, ll.ptr()), cap)
+        };
+        let (payload, caps) = self.write_buffers(layout.bytes);
+        self.zero_caps(caps, layout.bytes);
+        for (i, t) in args.into_iter().enumerate() {
+            let off = layout.offsets[i];
+            if let Some(bt) = byval[i] {
+                let ll = &self.m.ll;
+                let size = ll.size_of(bt);
+                let pp = ll.gep_i8c(payload, off);
+                let cp = ll.gep_i8c(caps, off);
+                let cap = t.cap.unwrap_or_else(|| ll.null_ptr());
+                call(
+                    ll,
+                    "gimso_cc_copy_in",
+                    &[pp, cp, t.int, cap, ll.i64c(size), site],
+                );
+            } else {
+                self.write_buf(types[i], t, payload, caps, off);
+            }
+        }
+        let ll = &self.m.ll;
+        let r = ll.call(
+            entry_type(ll),
+            entry,
+            &[self.thread, lower, ll.i64c(layout.bytes)],
+        );
+        let ret_ty = ll.fn_ret(fnty);
+        let expected = ret_bytes(ll, ret_ty);
+        if expected > 0 {
+            let got = ll.extract_value(r, 1);
+            let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, got, ll.i64c(expected));
+            let exp = ll.i64c(expected);
+            self.guard(ok, |s| {
+                call(&s.m.ll, "gimso_ret_size_failed", &[exp, got, site]);
+                s.m.ll.unreachable();
+                true
+            });
+            let (payload, caps) = self.arg_buffers(got);
+            let t = self.read_buf(ret_ty, payload, caps, 0);
+            self.set(inst, t);
+        }
+        if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+            // No exception ever unwinds yet (issue 5): continue normally.
+            let normal = self.m.ll.successors(inst)[0];
+            self.edge_to(normal);
+        }
+    }
+
+    fn tx_ret(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        if ll.num_operands(inst) == 0 {
+            let r = ll.const_struct(&[ll.i64c(0), ll.i64c(0)]);
+            ll.ret(r);
+            return;
+        }
+        let v = ll.operand(inst, 0);
+        let ty = ll.type_of(v);
+        let bytes = ret_bytes(ll, ty);
+        let t = self.tx(v);
+        let (payload, caps) = self.write_buffers(bytes);
+        self.zero_caps(caps, bytes);
+        self.write_buf(ty, t, payload, caps, 0);
+        let ll = &self.m.ll;
+        let r = ll.const_struct(&[ll.i64c(0), ll.i64c(bytes)]);
+        ll.ret(r);
+    }
+
+    // ---- branches -------------------------------------------------------------------
+
+    /// An unconditional branch to the translation of old block `to`.
+    fn edge_to(&mut self, to: B) {
+        let from = self.m.ll.insert_block();
+        self.m.ll.br(self.block_map[&to]);
+        self.edges.push((from, self.cur_old_block, to));
+    }
+
+    fn tx_branch(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let op = ll.opcode(inst);
+        let from = ll.insert_block();
+        let succ = ll.successors(inst);
+        match op {
+            LLVMOpcode::LLVMBr if succ.len() == 1 => {
+                self.edge_to(succ[0]);
+            }
+            LLVMOpcode::LLVMBr => {
+                let c = self.tx(self.m.ll.operand(inst, 0)).int;
+                let ll = &self.m.ll;
+                ll.cond_br(c, self.block_map[&succ[0]], self.block_map[&succ[1]]);
+                for s in succ {
+                    self.edges.push((from, self.cur_old_block, s));
+                }
+            }
+            LLVMOpcode::LLVMSwitch => {
+                let c = self.tx(ll.operand(inst, 0)).int;
+                let ll = &self.m.ll;
+                let n = ll.num_operands(inst);
+                let mut cases = Vec::new();
+                let mut i = 2;
+                while i + 1 < n {
+                    let val = ll.operand(inst, i);
+                    let dest = ll.value_as_block(ll.operand(inst, i + 1));
+                    cases.push((val, self.block_map[&dest]));
+                    i += 2;
+                }
+                ll.switch(c, self.block_map[&succ[0]], &cases);
+                for s in succ {
+                    self.edges.push((from, self.cur_old_block, s));
+                }
+            }
+            _ => {
+                // indirectbr: a switch over the block ids of its destinations.
+                let addr = self.tx(ll.operand(inst, 0)).int;
+                let ll = &self.m.ll;
+                let key = ll.ptrtoint(addr, ll.i64());
+                let bad = ll.append_block(self.new, "");
+                let mut cases = Vec::new();
+                let mut seen = HashSet::new();
+                for &s in &succ {
+                    if seen.insert(s) {
+                        let id = self.m.block_id(self.old, s);
+                        cases.push((self.m.ll.i64c(id), self.block_map[&s]));
+                        self.edges.push((from, self.cur_old_block, s));
+                    }
+                }
+                self.m.ll.switch(key, bad, &cases);
+                self.m.ll.position_at_end(bad);
+                let site = self.site();
+                call(&self.m.ll, "gimso_indirectbr_failed", &[key, site]);
+                self.m.ll.unreachable();
+            }
+        }
+    }
+
+    fn fill_phis(&mut self) {
+        let phis = std::mem::take(&mut self.phis);
+        let int_caps = std::mem::take(&mut self.int_cap_phis);
+        let edges = std::mem::take(&mut self.edges);
+        for (old, t) in phis {
+            let home = self.m.ll.instructions_parent(old);
+            let incoming = self.m.ll.incoming(old);
+            for &(np, op, os) in &edges {
+                if os != home {
+                    continue;
+                }
+                let Some(&(v, _)) = incoming.iter().find(|(_, b)| *b == op) else {
+                    continue;
+                };
+                let tv = self.tx(v);
+                self.m.ll.add_incoming(t.int, tv.int, np);
+                if let Some(cp) = t.cap {
+                    let c = self.cap(v);
+                    self.m.ll.add_incoming(cp, c, np);
+                }
+            }
+        }
+        for (old, cp) in int_caps {
+            let home = self.m.ll.instructions_parent(old);
+            let incoming = self.m.ll.incoming(old);
+            for &(np, op, os) in &edges {
+                if os != home {
+                    continue;
+                }
+                let Some(&(v, _)) = incoming.iter().find(|(_, b)| *b == op) else {
+                    continue;
+                };
+                let c = self.int_cap(v);
+                self.m.ll.add_incoming(cp, c, np);
+            }
+        }
+    }
+}
+
+// ---- intrinsics --------------------------------------------------------------------------
+
+impl FnTx<'_, '_, '_> {
+    fn arg(&mut self, inst: V, i: u32) -> Tx {
+        let o = self.m.ll.operand(inst, i);
+        self.tx(o)
+    }
+
+    fn tx_intrinsic(&mut self, inst: V, callee: V) {
+        let name = self.m.ll.name(callee);
+        let site = self.site();
+        let ty = self.m.ll.type_of(inst);
+        let n = name.as_str();
+        if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove") {
+            let (d, s, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
+            let ll = &self.m.ll;
+            let len = ll.int_cast(len.int, ll.i64());
+            let (dc, sc) = (
+                d.cap.unwrap_or_else(|| ll.null_ptr()),
+                s.cap.unwrap_or_else(|| ll.null_ptr()),
+            );
+            call(ll, "gimso_memmove_at", &[d.int, dc, s.int, sc, len, site]);
+        } else if n.starts_with("llvm.memset") {
+            let (d, v, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
+            let ll = &self.m.ll;
+            let len = ll.int_cast(len.int, ll.i64());
+            let v = ll.int_cast(v.int, ll.i32());
+            let dc = d.cap.unwrap_or_else(|| ll.null_ptr());
+            call(ll, "gimso_memset_at", &[d.int, dc, v, len, site]);
+        } else if n == "llvm.va_start" {
+            self.tx_va_start(inst);
+        } else if n == "llvm.va_copy" {
+            let (d, s) = (self.arg(inst, 0), self.arg(inst, 1));
+            let ll = &self.m.ll;
+            let (dc, sc) = (
+                d.cap.unwrap_or_else(|| ll.null_ptr()),
+                s.cap.unwrap_or_else(|| ll.null_ptr()),
+            );
+            call(
+                ll,
+                "gimso_memmove_at",
+                &[d.int, dc, s.int, sc, ll.i64c(24), site],
+            );
+        } else if n == "llvm.va_end"
+            || n.starts_with("llvm.lifetime.")
+            || n.starts_with("llvm.dbg.")
+            || n == "llvm.assume"
+            || n.starts_with("llvm.invariant.")
+            || n.starts_with("llvm.experimental.noalias.scope.decl")
+            || n.starts_with("llvm.var.annotation")
+            || n.starts_with("llvm.stackrestore")
+            || n == "llvm.sideeffect"
+            || n == "llvm.donothing"
+            || n.starts_with("llvm.prefetch")
+        {
+            // Hints and debug records: no effect under gimso.
+        } else if n.starts_with("llvm.stacksave") {
+            let z = self.zero(ty);
+            self.set(inst, z);
+        } else if n.starts_with("llvm.ptr.annotation")
+            || n.starts_with("llvm.launder.invariant.group")
+            || n.starts_with("llvm.strip.invariant.group")
+        {
+            let a = self.arg(inst, 0);
+            self.set(inst, a);
+        } else if n.starts_with("llvm.objectsize") {
+            let min = self.m.ll.operand(inst, 1);
+            let is_min = self.m.ll.const_int_value(min).unwrap_or(0) != 0;
+            let v = if is_min { 0 } else { u64::MAX };
+            let c = self.m.ll.const_int(ty, v);
+            self.set(inst, Tx::plain(c));
+        } else if n.starts_with("llvm.ptrmask") {
+            let p = self.m.ll.operand(inst, 0);
+            self.tx_generic(inst);
+            let cap = self.cap(p);
+            if let Some(t) = self.vals.get_mut(&inst) {
+                t.cap = Some(cap);
+            }
+        } else if n.starts_with("llvm.is.constant") {
+            let c = self.m.ll.const_int(ty, 0);
+            self.set(inst, Tx::plain(c));
+        } else if n == "llvm.eh.typeid.for" {
+            let c = self.m.ll.const_int(ty, 0);
+            self.set(inst, Tx::plain(c));
+        } else {
+            // SAFETY: `callee` is a live function of the module.
+            let f = unsafe { FunctionValue::new(callee) };
+            match f.and_then(classify) {
+                Some(IntrinsicClass::NoMemory) => self.tx_generic(inst),
+                Some(IntrinsicClass::Handled(_)) if n.contains("trap") => self.tx_generic(inst),
+                _ => {
+                    self.error(
+                        &format!("the intrinsic `{n}`"),
+                        "it accesses memory and gimso has no checked form of it yet",
+                    );
+                    if self.m.ll.kind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
+                        let z = self.zero(ty);
+                        self.set(inst, z);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `va_start(ap)`: the x86-64 `va_list` is set up so clang's inline
+    /// `va_arg` code always takes its memory path, reading the argument
+    /// object (gp_offset 48, fp_offset 176, overflow_arg_area = the first
+    /// variadic argument, reg_save_area null).
+    fn tx_va_start(&mut self, inst: V) {
+        let ap = self.arg(inst, 0);
+        let Some(va) = self.va_obj else {
+            self.error("va_start", "used outside a variadic function");
+            return;
+        };
+        self.check(ap, 24, 8, true);
+        let ll = &self.m.ll;
+        ll.store(ll.i32c(48), ap.int, 1);
+        ll.store(ll.i32c(176), ll.gep_i8c(ap.int, 4), 1);
+        let area = Tx {
+            int: ll.gep_i8c(va.int, self.fixed_bytes),
+            cap: va.cap,
+        };
+        let slot = Tx {
+            int: ll.gep_i8c(ap.int, 8),
+            cap: ap.cap,
+        };
+        self.store_value(self.m.ll.ptr(), area, slot, false);
+        let ll = &self.m.ll;
+        let slot2 = Tx {
+            int: ll.gep_i8c(ap.int, 16),
+            cap: ap.cap,
+        };
+        let null = Tx {
+            int: ll.null_ptr(),
+            cap: Some(ll.null_ptr()),
+        };
+        self.store_value(self.m.ll.ptr(), null, slot2, false);
+    }
+}

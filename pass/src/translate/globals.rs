@@ -1,0 +1,457 @@
+//! Global objects, function objects, module start-up and `main`.
+
+use inkwell::llvm_sys::{LLVMLinkage, LLVMTypeKind};
+
+use gimso_abi::{FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX};
+
+use super::ModTx;
+use super::consts::{GlobalTx, Tx};
+use super::layout::has_ptr;
+use super::ll::{T, V};
+use super::runtime::{call, entry_type};
+use crate::location::Location;
+
+/// The object header flags of a function object.
+const FUNCTION_AUX: u64 = FLAG_GLOBAL | (1 << SPECIAL_SHIFT);
+
+impl ModTx<'_, '_> {
+    fn symbol_name(&self, v: V, index: usize) -> String {
+        let n = self.ll.name(v);
+        if n.is_empty() {
+            format!("anon.{index}")
+        } else {
+            n
+        }
+    }
+
+    /// The linkage a translated symbol gets: one-definition promises are
+    /// gone (spec "Constants And Linking"), common becomes weak.
+    fn new_linkage(&self, old: V) -> LLVMLinkage {
+        use LLVMLinkage::*;
+        match self.ll.linkage(old) {
+            LLVMLinkOnceAnyLinkage
+            | LLVMLinkOnceODRLinkage
+            | LLVMWeakODRLinkage
+            | LLVMCommonLinkage
+            | LLVMWeakAnyLinkage => LLVMWeakAnyLinkage,
+            LLVMAvailableExternallyLinkage => LLVMExternalLinkage,
+            LLVMPrivateLinkage => LLVMPrivateLinkage,
+            LLVMInternalLinkage => LLVMInternalLinkage,
+            LLVMExternalWeakLinkage => LLVMExternalWeakLinkage,
+            _ => LLVMExternalLinkage,
+        }
+    }
+
+    fn function_object_type(&self) -> T {
+        self.ll
+            .struct_ty(&[self.ll.ptr(), self.ll.i64(), self.ll.ptr()])
+    }
+
+    /// Creates every function's generic entry and object.
+    pub fn declare_functions(&mut self, functions: &[V]) {
+        let entry_ty = entry_type(&self.ll);
+        for (i, &f) in functions.iter().enumerate() {
+            let name = self.symbol_name(f, i);
+            if self.ll.linkage(f) == LLVMLinkage::LLVMExternalWeakLinkage {
+                self.error(
+                    Location::module(),
+                    "weak external declarations",
+                    &format!("`{name}` may resolve to null"),
+                );
+            }
+            let entry = self
+                .ll
+                .add_function(&format!("{SYMBOL_FN_PREFIX}{name}"), entry_ty);
+            let obj = self.ll.add_global(
+                self.function_object_type(),
+                &format!("{SYMBOL_OBJ_PREFIX}{name}"),
+            );
+            let linkage = self.new_linkage(f);
+            self.ll.set_alignment(obj, 16);
+            if !self.ll.is_declaration(f) {
+                self.ll.set_linkage(entry, linkage);
+                self.ll.set_linkage(obj, linkage);
+                self.ll.set_visibility_of(entry, f);
+                self.ll.set_visibility_of(obj, f);
+                self.ll.copy_safe_fn_attrs(f, entry);
+                let upper = self.ll.const_gep_i8(obj, 16);
+                let init = self
+                    .ll
+                    .const_struct(&[upper, self.ll.i64c(FUNCTION_AUX), entry]);
+                self.ll.set_initializer(obj, init);
+            }
+            self.fn_map.insert(f, (entry, obj));
+        }
+    }
+
+    /// Creates every global variable's object (initialisers come later,
+    /// once every object exists).
+    pub fn declare_globals(&mut self, globals: &[V]) {
+        for (i, &g) in globals.iter().enumerate() {
+            let name = self.symbol_name(g, i);
+            if name.starts_with("llvm.") {
+                continue;
+            }
+            if self.ll.is_thread_local(g) {
+                self.error(
+                    Location::module(),
+                    "thread-local variables",
+                    &format!("`{name}` is thread-local (not supported yet)"),
+                );
+                continue;
+            }
+            let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
+            let obj = if self.ll.is_declaration(g) {
+                let o = self.ll.add_global(self.ll.i8(), &sym);
+                if self.ll.linkage(g) == LLVMLinkage::LLVMExternalWeakLinkage {
+                    self.error(
+                        Location::module(),
+                        "weak external declarations",
+                        &format!("`{name}` may resolve to null"),
+                    );
+                }
+                o
+            } else {
+                let ty = self.ll.global_value_type(g);
+                let obj_ty = self.ll.struct_ty(&[self.ll.ptr(), self.ll.i64(), ty]);
+                let o = self.ll.add_global(obj_ty, &sym);
+                let align = u64::from(self.ll.alignment(g))
+                    .max(self.ll.align_of(ty))
+                    .max(16);
+                if align > 16 {
+                    self.error(
+                        Location::of_global(global_value(g)),
+                        "over-aligned globals",
+                        &format!("`{name}` needs {align}-byte alignment"),
+                    );
+                }
+                self.ll.set_alignment(o, 16);
+                self.ll.set_linkage(o, self.new_linkage(g));
+                self.ll.set_visibility_of(o, g);
+                self.stats.globals += 1;
+                o
+            };
+            self.obj_map.insert(g, GlobalTx::Data(obj));
+        }
+    }
+
+    /// Aliases of functions and of whole globals become aliases of their
+    /// translations; anything else is refused.
+    pub fn declare_aliases(&mut self, aliases: &[V]) {
+        for (i, &a) in aliases.iter().enumerate() {
+            let name = self.symbol_name(a, i);
+            let target = self.ll.aliasee(a);
+            let linkage = self.new_linkage(a);
+            if let Some(&(entry, obj)) = self.fn_map.get(&target) {
+                let e = self.ll.add_alias(
+                    entry_type(&self.ll),
+                    entry,
+                    &format!("{SYMBOL_FN_PREFIX}{name}"),
+                );
+                let o = self.ll.add_alias(
+                    self.function_object_type(),
+                    obj,
+                    &format!("{SYMBOL_OBJ_PREFIX}{name}"),
+                );
+                self.ll.set_linkage(e, linkage);
+                self.ll.set_linkage(o, linkage);
+                self.obj_map.insert(a, GlobalTx::Function(target));
+            } else if let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&target) {
+                let ty = self.ll.global_value_type(obj);
+                let o = self
+                    .ll
+                    .add_alias(ty, obj, &format!("{SYMBOL_OBJ_PREFIX}{name}"));
+                self.ll.set_linkage(o, linkage);
+                self.obj_map.insert(a, GlobalTx::Data(o));
+            } else {
+                self.error(
+                    Location::module(),
+                    "aliases into the middle of objects",
+                    &format!("alias `{name}` does not name a whole function or variable"),
+                );
+            }
+        }
+    }
+
+    /// Sets every defined global object's header and initial payload.
+    pub fn define_globals(&mut self, globals: &[V]) {
+        for &g in globals {
+            let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&g) else {
+                continue;
+            };
+            if self.ll.is_declaration(g) {
+                continue;
+            }
+            let ty = self.ll.global_value_type(g);
+            let init = match self.ll.initializer(g) {
+                Some(c) => match self.tx_const(c) {
+                    Ok(t) => t.int,
+                    Err(why) => {
+                        self.error(
+                            Location::of_global(global_value(g)),
+                            "this initialiser",
+                            &why,
+                        );
+                        continue;
+                    }
+                },
+                None => self.ll.zero(ty),
+            };
+            let size = self.ll.size_of(ty);
+            let upper = self.ll.const_gep_i8(obj, 16 + size);
+            let mut flags = FLAG_GLOBAL;
+            if self.ll.is_constant_global(g) {
+                flags |= FLAG_READONLY;
+            }
+            let value = self.ll.const_struct(&[upper, self.ll.i64c(flags), init]);
+            self.ll.set_initializer(obj, value);
+        }
+    }
+
+    /// The module's start-up function (registers its globals as roots and
+    /// stores the capabilities of pointer initialisers), and native stubs
+    /// for the program's constructors and destructors.
+    pub fn emit_startup(&mut self, globals: &[V]) {
+        let ll = &self.ll;
+        let void_fn = ll.fn_ty(ll.void(), &[], false);
+        let init = ll.add_function("gimso.module_init", void_fn);
+        ll.set_linkage(init, LLVMLinkage::LLVMInternalLinkage);
+        let b = ll.append_block(init, "entry");
+        ll.position_at_end(b);
+        ll.set_debug_loc(std::ptr::null_mut());
+        call(ll, "gimso_thread_attach", &[]);
+        let mut ctors: Vec<(u64, V)> = Vec::new();
+        let mut dtors: Vec<(u64, V)> = Vec::new();
+        for &g in globals {
+            let name = self.ll.name(g);
+            if name == "llvm.global_ctors" || name == "llvm.global_dtors" {
+                let list = self.structors(g);
+                if name == "llvm.global_ctors" {
+                    ctors = list;
+                } else {
+                    dtors = list;
+                }
+                continue;
+            }
+            let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&g) else {
+                continue;
+            };
+            if self.ll.is_declaration(g) {
+                continue;
+            }
+            let ty = self.ll.global_value_type(g);
+            let lower = self.ll.const_gep_i8(obj, 16);
+            let mut leaves = Vec::new();
+            if let Some(c) = self.ll.initializer(g) {
+                if has_ptr(&self.ll, ty) {
+                    if let Ok(t) = self.tx_const(c) {
+                        self.pointer_leaves(ty, t, 0, &mut leaves);
+                    }
+                }
+            }
+            let readonly = self.ll.is_constant_global(g);
+            if !readonly || !leaves.is_empty() {
+                call(&self.ll, "gimso_register_global", &[lower, lower]);
+            }
+            for (off, t) in leaves {
+                let at = self.ll.const_gep_i8(obj, 16 + off);
+                let cap = t.cap.unwrap_or_else(|| self.ll.null_ptr());
+                call(&self.ll, "gimso_global_init_ptr", &[at, lower, t.int, cap]);
+            }
+        }
+        self.ll.position_at_end(b);
+        self.ll.ret_void();
+        let mut new_ctors = vec![(0u64, init)];
+        for (i, (prio, f)) in ctors.into_iter().enumerate() {
+            new_ctors.push((prio, self.structor_stub(f, &format!("gimso.ctor.{i}"))));
+        }
+        let mut new_dtors = Vec::new();
+        for (i, (prio, f)) in dtors.into_iter().enumerate() {
+            new_dtors.push((prio, self.structor_stub(f, &format!("gimso.dtor.{i}"))));
+        }
+        self.pending_structors = Some((new_ctors, new_dtors));
+    }
+
+    /// (priority, original function) of each entry of a ctor/dtor list.
+    fn structors(&self, list: V) -> Vec<(u64, V)> {
+        let Some(init) = self.ll.initializer(list) else {
+            return Vec::new();
+        };
+        let ty = self.ll.type_of(init);
+        if self.ll.kind(ty) != LLVMTypeKind::LLVMArrayTypeKind {
+            return Vec::new();
+        }
+        let n = self.ll.array_len(ty);
+        let mut out = Vec::new();
+        for i in 0..n as u32 {
+            let e = self.ll.aggregate_element(init, i);
+            if e.is_null() {
+                continue;
+            }
+            let prio = self.ll.aggregate_element(e, 0);
+            let f = self.ll.aggregate_element(e, 1);
+            let prio = self.ll.const_int_value(prio).unwrap_or(65535);
+            if self.fn_map.contains_key(&f) {
+                out.push((prio, f));
+            }
+        }
+        out
+    }
+
+    /// A native `void()` function calling compiled function `f` with no
+    /// arguments on the calling thread.
+    fn structor_stub(&self, f: V, name: &str) -> V {
+        let ll = &self.ll;
+        let (entry, obj) = self.fn_map[&f];
+        let stub = ll.add_function(name, ll.fn_ty(ll.void(), &[], false));
+        ll.set_linkage(stub, LLVMLinkage::LLVMInternalLinkage);
+        let b = ll.append_block(stub, "entry");
+        ll.position_at_end(b);
+        ll.set_debug_loc(std::ptr::null_mut());
+        let t = call(ll, "gimso_thread_attach", &[]);
+        let lower = ll.const_gep_i8(obj, 16);
+        ll.call(entry_type(ll), entry, &[t, lower, ll.i64c(0)]);
+        ll.ret_void();
+        stub
+    }
+
+    fn emit_structor_list(&self, name: &str, list: &[(u64, V)]) {
+        if list.is_empty() {
+            return;
+        }
+        let ll = &self.ll;
+        let elem_ty = ll.struct_ty(&[ll.i32(), ll.ptr(), ll.ptr()]);
+        let elems: Vec<V> = list
+            .iter()
+            .map(|&(p, f)| ll.const_struct(&[ll.i32c(p), f, ll.null_ptr()]))
+            .collect();
+        let arr = ll.const_array(elem_ty, &elems);
+        let g = ll.add_global(ll.array_ty(elem_ty, list.len() as u64), name);
+        ll.set_linkage(g, LLVMLinkage::LLVMAppendingLinkage);
+        ll.set_initializer(g, arr);
+    }
+
+    /// Pointer leaves (offset, value) of a translated constant of `ty`.
+    fn pointer_leaves(&self, ty: T, t: Tx, base: u64, out: &mut Vec<(u64, Tx)>) {
+        let ll = &self.ll;
+        match ll.kind(ty) {
+            LLVMTypeKind::LLVMPointerTypeKind => {
+                if let Some(cap) = t.cap {
+                    if ll.value_kind(cap)
+                        != inkwell::llvm_sys::LLVMValueKind::LLVMConstantPointerNullValueKind
+                    {
+                        out.push((base, t));
+                    }
+                }
+            }
+            LLVMTypeKind::LLVMStructTypeKind => {
+                for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
+                    if !has_ptr(ll, f) {
+                        continue;
+                    }
+                    let off = ll.field_offset(ty, i as u32);
+                    let sub = self.const_part(t, i as u32);
+                    self.pointer_leaves(f, sub, base + off, out);
+                }
+            }
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                let e = ll.elem_ty(ty);
+                let n = if ll.kind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                    ll.array_len(ty)
+                } else {
+                    u64::from(ll.vector_len(ty))
+                };
+                let stride = ll.size_of(e);
+                for i in 0..n {
+                    let sub = self.const_part(t, i as u32);
+                    self.pointer_leaves(e, sub, base + i * stride, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn const_part(&self, t: Tx, i: u32) -> Tx {
+        Tx {
+            int: self.ll.aggregate_element(t.int, i),
+            cap: t.cap.map(|c| self.ll.aggregate_element(c, i)),
+        }
+    }
+
+    /// Deletes the original functions, globals and aliases, and installs
+    /// the new constructor and destructor lists.
+    pub fn delete_originals(&mut self, functions: &[V], globals: &[V], aliases: &[V]) {
+        for &a in aliases {
+            let target = match self.obj_map.get(&a) {
+                Some(&GlobalTx::Data(o)) => o,
+                Some(&GlobalTx::Function(f)) => self.fn_map[&f].1,
+                None => self.ll.null_ptr(),
+            };
+            if self
+                .ll
+                .is_a(target, inkwell::llvm_sys::core::LLVMIsAGlobalValue)
+            {
+                self.ll.retire_alias(a, target);
+            }
+        }
+        for &f in functions {
+            self.ll.delete_body(f);
+        }
+        for &g in globals {
+            self.ll.clear_initializer(g);
+        }
+        for &g in globals {
+            let undef = self.ll.undef(self.ll.type_of(g));
+            self.ll.replace_all_uses(g, undef);
+            self.ll.delete_global(g);
+        }
+        for &f in functions {
+            let undef = self.ll.undef(self.ll.type_of(f));
+            self.ll.replace_all_uses(f, undef);
+            self.ll.delete_function(f);
+        }
+        if let Some((ctors, dtors)) = self.pending_structors.take() {
+            self.emit_structor_list("llvm.global_ctors", &ctors);
+            self.emit_structor_list("llvm.global_dtors", &dtors);
+        }
+    }
+
+    /// The program's native `main`, which hands over to the runtime.
+    pub fn emit_main(&mut self) {
+        let Some(entry) = self.ll.get_function(&format!("{SYMBOL_FN_PREFIX}main")) else {
+            return;
+        };
+        if self.ll.is_declaration(entry)
+            || self.ll.linkage(entry) != LLVMLinkage::LLVMExternalLinkage
+        {
+            return;
+        }
+        let Some(obj) = self.ll.get_global(&format!("{SYMBOL_OBJ_PREFIX}main")) else {
+            return;
+        };
+        let ll = &self.ll;
+        let ty = ll.fn_ty(ll.i32(), &[ll.i32(), ll.ptr(), ll.ptr()], false);
+        let main = ll.add_function("main", ty);
+        let b = ll.append_block(main, "entry");
+        ll.position_at_end(b);
+        ll.set_debug_loc(std::ptr::null_mut());
+        let lower = ll.const_ptrtoint(ll.const_gep_i8(obj, 16), ll.i64());
+        let r = call(
+            ll,
+            "gimso_start_main",
+            &[
+                ll.param(main, 0),
+                ll.param(main, 1),
+                ll.param(main, 2),
+                entry,
+                lower,
+            ],
+        );
+        ll.ret(r);
+    }
+}
+
+fn global_value<'a>(g: V) -> inkwell::values::GlobalValue<'a> {
+    // SAFETY: `g` is a live global variable of the module being translated.
+    unsafe { inkwell::values::GlobalValue::new(g) }
+}

@@ -1,0 +1,892 @@
+//! A thin layer over the LLVM C API for the translation.
+//!
+//! The translation builds new functions instruction by instruction from
+//! raw value handles; inkwell's typed wrappers would need a conversion at
+//! every step. [`Ll`] owns the builder and the target data of one module
+//! and exposes the few dozen operations the translation uses as safe
+//! methods. Its invariant, established by [`Ll::new`] and relied on by
+//! every method: every `V`, `T` and `B` handed to it belongs to the one
+//! live module (and context) it was created for, and stays alive while it
+//! is used; the translation only ever passes handles it got from that
+//! module.
+
+use std::ffi::{CStr, CString};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::debuginfo::{
+    LLVMDIBuilderCreateDebugLocation, LLVMGetSubprogram, LLVMInstructionGetDebugLoc,
+    LLVMSetSubprogram,
+};
+use inkwell::llvm_sys::prelude::{
+    LLVMBasicBlockRef, LLVMBuilderRef, LLVMContextRef, LLVMMetadataRef, LLVMModuleRef, LLVMTypeRef,
+    LLVMValueRef,
+};
+use inkwell::llvm_sys::target::{
+    LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMCreateTargetData, LLVMDisposeTargetData,
+    LLVMOffsetOfElement, LLVMTargetDataRef,
+};
+use inkwell::llvm_sys::{
+    LLVMAtomicOrdering, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTypeKind,
+};
+
+pub type V = LLVMValueRef;
+pub type T = LLVMTypeRef;
+pub type B = LLVMBasicBlockRef;
+pub type M = LLVMMetadataRef;
+
+/// Builder, context and data layout of one module (see the module docs for
+/// the invariant every method relies on).
+pub struct Ll {
+    pub ctx: LLVMContextRef,
+    pub module: LLVMModuleRef,
+    builder: LLVMBuilderRef,
+    td: LLVMTargetDataRef,
+}
+
+impl Drop for Ll {
+    fn drop(&mut self) {
+        // SAFETY: both were created by `Ll::new` and are owned by `self`.
+        unsafe {
+            LLVMDisposeBuilder(self.builder);
+            LLVMDisposeTargetData(self.td);
+        }
+    }
+}
+
+fn cstring(s: &str) -> CString {
+    CString::new(s.replace('\0', "")).unwrap_or_default()
+}
+
+impl Ll {
+    /// # Safety
+    /// `module` is a live module that outlives the returned value, and only
+    /// handles of that module are passed to the returned value's methods.
+    pub unsafe fn new(module: LLVMModuleRef) -> Ll {
+        // SAFETY: `module` is live (contract); the data layout string is
+        // owned by the module and copied by LLVMCreateTargetData.
+        unsafe {
+            let ctx = LLVMGetModuleContext(module);
+            let td = LLVMCreateTargetData(LLVMGetDataLayoutStr(module));
+            Ll {
+                ctx,
+                module,
+                builder: LLVMCreateBuilderInContext(ctx),
+                td,
+            }
+        }
+    }
+
+    // ---- types ---------------------------------------------------------
+
+    pub fn i1(&self) -> T {
+        // SAFETY: the context is live (invariant).
+        unsafe { LLVMInt1TypeInContext(self.ctx) }
+    }
+    pub fn i8(&self) -> T {
+        // SAFETY: as above.
+        unsafe { LLVMInt8TypeInContext(self.ctx) }
+    }
+    pub fn i32(&self) -> T {
+        // SAFETY: as above.
+        unsafe { LLVMInt32TypeInContext(self.ctx) }
+    }
+    pub fn i64(&self) -> T {
+        // SAFETY: as above.
+        unsafe { LLVMInt64TypeInContext(self.ctx) }
+    }
+    pub fn ptr(&self) -> T {
+        // SAFETY: as above.
+        unsafe { LLVMPointerTypeInContext(self.ctx, 0) }
+    }
+    pub fn void(&self) -> T {
+        // SAFETY: as above.
+        unsafe { LLVMVoidTypeInContext(self.ctx) }
+    }
+    pub fn struct_ty(&self, fields: &[T]) -> T {
+        let mut f = fields.to_vec();
+        // SAFETY: field types belong to this context (invariant).
+        unsafe { LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), f.len() as u32, 0) }
+    }
+    pub fn array_ty(&self, elem: T, n: u64) -> T {
+        // SAFETY: `elem` is a live type (invariant).
+        unsafe { LLVMArrayType(elem, n as u32) }
+    }
+    pub fn fn_ty(&self, ret: T, params: &[T], vararg: bool) -> T {
+        let mut p = params.to_vec();
+        // SAFETY: types of this context (invariant).
+        unsafe { LLVMFunctionType(ret, p.as_mut_ptr(), p.len() as u32, vararg as i32) }
+    }
+    pub fn kind(&self, ty: T) -> LLVMTypeKind {
+        // SAFETY: live type (invariant).
+        unsafe { LLVMGetTypeKind(ty) }
+    }
+    pub fn is_ptr(&self, ty: T) -> bool {
+        self.kind(ty) == LLVMTypeKind::LLVMPointerTypeKind
+    }
+    pub fn is_vector(&self, ty: T) -> bool {
+        matches!(
+            self.kind(ty),
+            LLVMTypeKind::LLVMVectorTypeKind | LLVMTypeKind::LLVMScalableVectorTypeKind
+        )
+    }
+    pub fn is_sized(&self, ty: T) -> bool {
+        // SAFETY: live type (invariant).
+        unsafe { LLVMTypeIsSized(ty) != 0 }
+    }
+    pub fn struct_fields(&self, ty: T) -> Vec<T> {
+        // SAFETY: `ty` is a struct type (callers check the kind).
+        unsafe {
+            let n = LLVMCountStructElementTypes(ty);
+            let mut v = vec![std::ptr::null_mut(); n as usize];
+            LLVMGetStructElementTypes(ty, v.as_mut_ptr());
+            v
+        }
+    }
+    pub fn elem_ty(&self, ty: T) -> T {
+        // SAFETY: `ty` is an array or vector type (callers check the kind).
+        unsafe { LLVMGetElementType(ty) }
+    }
+    pub fn array_len(&self, ty: T) -> u64 {
+        // SAFETY: `ty` is an array type (callers check the kind).
+        unsafe { u64::from(LLVMGetArrayLength(ty)) }
+    }
+    pub fn vector_len(&self, ty: T) -> u32 {
+        // SAFETY: `ty` is a vector type (callers check the kind).
+        unsafe { LLVMGetVectorSize(ty) }
+    }
+    pub fn int_width(&self, ty: T) -> u32 {
+        // SAFETY: `ty` is an integer type (callers check the kind).
+        unsafe { LLVMGetIntTypeWidth(ty) }
+    }
+    pub fn fn_ret(&self, fnty: T) -> T {
+        // SAFETY: `fnty` is a function type.
+        unsafe { LLVMGetReturnType(fnty) }
+    }
+    pub fn fn_params(&self, fnty: T) -> Vec<T> {
+        // SAFETY: `fnty` is a function type.
+        unsafe {
+            let n = LLVMCountParamTypes(fnty);
+            let mut v = vec![std::ptr::null_mut(); n as usize];
+            LLVMGetParamTypes(fnty, v.as_mut_ptr());
+            v
+        }
+    }
+    pub fn fn_is_vararg(&self, fnty: T) -> bool {
+        // SAFETY: `fnty` is a function type.
+        unsafe { LLVMIsFunctionVarArg(fnty) != 0 }
+    }
+    pub fn size_of(&self, ty: T) -> u64 {
+        // SAFETY: `ty` is a sized type of this module's context.
+        unsafe { LLVMABISizeOfType(self.td, ty) }
+    }
+    pub fn align_of(&self, ty: T) -> u64 {
+        // SAFETY: as above.
+        unsafe { LLVMABIAlignmentOfType(self.td, ty) as u64 }
+    }
+    pub fn field_offset(&self, sty: T, i: u32) -> u64 {
+        // SAFETY: `sty` is a struct type with more than `i` fields.
+        unsafe { LLVMOffsetOfElement(self.td, sty, i) }
+    }
+    pub fn type_of(&self, v: V) -> T {
+        // SAFETY: live value (invariant).
+        unsafe { LLVMTypeOf(v) }
+    }
+
+    // ---- constants ------------------------------------------------------
+
+    pub fn const_int(&self, ty: T, v: u64) -> V {
+        // SAFETY: `ty` is an integer type of this context.
+        unsafe { LLVMConstInt(ty, v, 0) }
+    }
+    pub fn i64c(&self, v: u64) -> V {
+        self.const_int(self.i64(), v)
+    }
+    pub fn i32c(&self, v: u64) -> V {
+        self.const_int(self.i32(), v)
+    }
+    pub fn zero(&self, ty: T) -> V {
+        // SAFETY: any first-class type has a null constant.
+        unsafe { LLVMConstNull(ty) }
+    }
+    pub fn null_ptr(&self) -> V {
+        self.zero(self.ptr())
+    }
+    pub fn const_struct(&self, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        // SAFETY: constants of this context.
+        unsafe { LLVMConstStructInContext(self.ctx, v.as_mut_ptr(), v.len() as u32, 0) }
+    }
+    pub fn const_named_struct(&self, ty: T, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        // SAFETY: constants matching `ty`'s fields.
+        unsafe { LLVMConstNamedStruct(ty, v.as_mut_ptr(), v.len() as u32) }
+    }
+    pub fn const_array(&self, elem: T, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        // SAFETY: constants of type `elem`.
+        unsafe { LLVMConstArray(elem, v.as_mut_ptr(), v.len() as u32) }
+    }
+    pub fn const_vector(&self, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        // SAFETY: scalar constants of one type.
+        unsafe { LLVMConstVector(v.as_mut_ptr(), v.len() as u32) }
+    }
+    /// `getelementptr i8, ptr base, i64 off` as a constant.
+    pub fn const_gep_i8(&self, base: V, off: u64) -> V {
+        let mut idx = [self.i64c(off)];
+        // SAFETY: `base` is a pointer constant.
+        unsafe { LLVMConstGEP2(self.i8(), base, idx.as_mut_ptr(), 1) }
+    }
+    pub fn const_gep(&self, ty: T, base: V, idx: &[V]) -> V {
+        let mut i = idx.to_vec();
+        // SAFETY: `ty` is the source element type and `idx` valid indices.
+        unsafe { LLVMConstGEP2(ty, base, i.as_mut_ptr(), i.len() as u32) }
+    }
+    pub fn const_ptrtoint(&self, v: V, ty: T) -> V {
+        // SAFETY: pointer constant to integer type.
+        unsafe { LLVMConstPtrToInt(v, ty) }
+    }
+    pub fn const_inttoptr(&self, v: V, ty: T) -> V {
+        // SAFETY: integer constant to pointer type.
+        unsafe { LLVMConstIntToPtr(v, ty) }
+    }
+    pub fn const_opcode(&self, v: V) -> LLVMOpcode {
+        // SAFETY: `v` is a constant expression (callers check).
+        unsafe { LLVMGetConstOpcode(v) }
+    }
+    pub fn const_int_value(&self, v: V) -> Option<u64> {
+        // SAFETY: live value; the value is only read when it is a ConstantInt.
+        unsafe { (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetZExtValue(v)) }
+    }
+
+    // ---- values -----------------------------------------------------------
+
+    pub fn operand(&self, v: V, i: u32) -> V {
+        // SAFETY: `v` is a user with more than `i` operands (callers check).
+        unsafe { LLVMGetOperand(v, i) }
+    }
+    pub fn num_operands(&self, v: V) -> u32 {
+        // SAFETY: live value.
+        unsafe { LLVMGetNumOperands(v).max(0) as u32 }
+    }
+    pub fn set_operand(&self, v: V, i: u32, op: V) {
+        // SAFETY: `v` has more than `i` operands and `op` has the operand's type.
+        unsafe { LLVMSetOperand(v, i, op) }
+    }
+    pub fn opcode(&self, inst: V) -> LLVMOpcode {
+        // SAFETY: `inst` is an instruction.
+        unsafe { LLVMGetInstructionOpcode(inst) }
+    }
+    pub fn name(&self, v: V) -> String {
+        // SAFETY: live value; the returned buffer is owned by LLVM.
+        unsafe {
+            let mut len = 0usize;
+            let p = LLVMGetValueName2(v, &mut len);
+            if p.is_null() {
+                return String::new();
+            }
+            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+        }
+    }
+    pub fn set_name(&self, v: V, name: &str) {
+        // SAFETY: live value; the name is copied.
+        unsafe { LLVMSetValueName2(v, name.as_ptr().cast(), name.len()) }
+    }
+    pub fn is_a(&self, v: V, what: unsafe extern "C" fn(V) -> V) -> bool {
+        // SAFETY: `LLVMIsA*` functions only inspect the value's kind.
+        unsafe { !what(v).is_null() }
+    }
+
+    // ---- globals and functions ---------------------------------------------
+
+    pub fn get_function(&self, name: &str) -> Option<V> {
+        let c = cstring(name);
+        // SAFETY: live module; name copied.
+        let f = unsafe { LLVMGetNamedFunction(self.module, c.as_ptr()) };
+        (!f.is_null()).then_some(f)
+    }
+    pub fn get_global(&self, name: &str) -> Option<V> {
+        let c = cstring(name);
+        // SAFETY: live module; name copied.
+        let g = unsafe { LLVMGetNamedGlobal(self.module, c.as_ptr()) };
+        (!g.is_null()).then_some(g)
+    }
+    pub fn add_function(&self, name: &str, fnty: T) -> V {
+        let c = cstring(name);
+        // SAFETY: live module; name copied.
+        unsafe { LLVMAddFunction(self.module, c.as_ptr(), fnty) }
+    }
+    /// The declaration of runtime function `name`, added on first use.
+    pub fn runtime_fn(&self, name: &str, fnty: T) -> V {
+        self.get_function(name)
+            .unwrap_or_else(|| self.add_function(name, fnty))
+    }
+    pub fn add_global(&self, ty: T, name: &str) -> V {
+        let c = cstring(name);
+        // SAFETY: live module; name copied.
+        unsafe { LLVMAddGlobal(self.module, ty, c.as_ptr()) }
+    }
+    pub fn add_alias(&self, ty: T, aliasee: V, name: &str) -> V {
+        let c = cstring(name);
+        // SAFETY: live module; `aliasee` is a pointer constant.
+        unsafe { LLVMAddAlias2(self.module, ty, 0, aliasee, c.as_ptr()) }
+    }
+    pub fn set_initializer(&self, g: V, init: V) {
+        // SAFETY: `g` is a global variable and `init` a constant of its type.
+        unsafe { LLVMSetInitializer(g, init) }
+    }
+    pub fn initializer(&self, g: V) -> Option<V> {
+        // SAFETY: `g` is a global variable.
+        let i = unsafe { LLVMGetInitializer(g) };
+        (!i.is_null()).then_some(i)
+    }
+    pub fn linkage(&self, g: V) -> LLVMLinkage {
+        // SAFETY: `g` is a global value.
+        unsafe { LLVMGetLinkage(g) }
+    }
+    pub fn set_linkage(&self, g: V, l: LLVMLinkage) {
+        // SAFETY: `g` is a global value.
+        unsafe { LLVMSetLinkage(g, l) }
+    }
+    pub fn set_alignment(&self, v: V, a: u32) {
+        // SAFETY: `v` is a global, alloca, load or store.
+        unsafe { LLVMSetAlignment(v, a) }
+    }
+    pub fn alignment(&self, v: V) -> u32 {
+        // SAFETY: `v` is a global, alloca, load or store.
+        unsafe { LLVMGetAlignment(v) }
+    }
+    pub fn global_value_type(&self, g: V) -> T {
+        // SAFETY: `g` is a global value.
+        unsafe { LLVMGlobalGetValueType(g) }
+    }
+    pub fn is_declaration(&self, g: V) -> bool {
+        // SAFETY: `g` is a global value.
+        unsafe { LLVMIsDeclaration(g) != 0 }
+    }
+    pub fn is_constant_global(&self, g: V) -> bool {
+        // SAFETY: `g` is a global variable.
+        unsafe { LLVMIsGlobalConstant(g) != 0 }
+    }
+    pub fn is_thread_local(&self, g: V) -> bool {
+        // SAFETY: `g` is a global variable.
+        unsafe { LLVMIsThreadLocal(g) != 0 }
+    }
+    pub fn set_visibility_of(&self, to: V, from: V) {
+        // SAFETY: both are global values.
+        unsafe { LLVMSetVisibility(to, LLVMGetVisibility(from)) }
+    }
+    pub fn set_section_none(&self, g: V) {
+        let _ = g;
+    }
+    pub fn functions(&self) -> Vec<V> {
+        let mut out = Vec::new();
+        // SAFETY: live module; iteration only reads the function list.
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.module);
+            while !f.is_null() {
+                out.push(f);
+                f = LLVMGetNextFunction(f);
+            }
+        }
+        out
+    }
+    pub fn globals(&self) -> Vec<V> {
+        let mut out = Vec::new();
+        // SAFETY: live module; iteration only reads the global list.
+        unsafe {
+            let mut g = LLVMGetFirstGlobal(self.module);
+            while !g.is_null() {
+                out.push(g);
+                g = LLVMGetNextGlobal(g);
+            }
+        }
+        out
+    }
+    pub fn aliases(&self) -> Vec<V> {
+        let mut out = Vec::new();
+        // SAFETY: live module; iteration only reads the alias list.
+        unsafe {
+            let mut a = LLVMGetFirstGlobalAlias(self.module);
+            while !a.is_null() {
+                out.push(a);
+                a = LLVMGetNextGlobalAlias(a);
+            }
+        }
+        out
+    }
+    pub fn aliasee(&self, a: V) -> V {
+        // SAFETY: `a` is an alias.
+        unsafe { LLVMAliasGetAliasee(a) }
+    }
+    pub fn params(&self, f: V) -> Vec<V> {
+        // SAFETY: `f` is a function.
+        unsafe {
+            let n = LLVMCountParams(f);
+            let mut v = vec![std::ptr::null_mut(); n as usize];
+            LLVMGetParams(f, v.as_mut_ptr());
+            v
+        }
+    }
+    pub fn param(&self, f: V, i: u32) -> V {
+        // SAFETY: `f` is a function with more than `i` parameters.
+        unsafe { LLVMGetParam(f, i) }
+    }
+    pub fn blocks(&self, f: V) -> Vec<B> {
+        let mut out = Vec::new();
+        // SAFETY: `f` is a function; iteration only reads its block list.
+        unsafe {
+            let mut b = LLVMGetFirstBasicBlock(f);
+            while !b.is_null() {
+                out.push(b);
+                b = LLVMGetNextBasicBlock(b);
+            }
+        }
+        out
+    }
+    pub fn instructions(&self, b: B) -> Vec<V> {
+        let mut out = Vec::new();
+        // SAFETY: `b` is a block; iteration only reads its instructions.
+        unsafe {
+            let mut i = LLVMGetFirstInstruction(b);
+            while !i.is_null() {
+                out.push(i);
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+        out
+    }
+    pub fn terminator(&self, b: B) -> Option<V> {
+        // SAFETY: `b` is a block.
+        let t = unsafe { LLVMGetBasicBlockTerminator(b) };
+        (!t.is_null()).then_some(t)
+    }
+    pub fn successors(&self, term: V) -> Vec<B> {
+        // SAFETY: `term` is a terminator.
+        unsafe {
+            let n = LLVMGetNumSuccessors(term);
+            (0..n).map(|i| LLVMGetSuccessor(term, i)).collect()
+        }
+    }
+    pub fn append_block(&self, f: V, name: &str) -> B {
+        let c = cstring(name);
+        // SAFETY: `f` is a function of this context.
+        unsafe { LLVMAppendBasicBlockInContext(self.ctx, f, c.as_ptr()) }
+    }
+    pub fn block_parent(&self, b: B) -> V {
+        // SAFETY: `b` is a block.
+        unsafe { LLVMGetBasicBlockParent(b) }
+    }
+    pub fn value_as_block(&self, v: V) -> B {
+        // SAFETY: `v` is a basic-block value (callers check).
+        unsafe { LLVMValueAsBasicBlock(v) }
+    }
+    pub fn block_of_blockaddress(&self, v: V) -> B {
+        // SAFETY: `v` is a BlockAddress constant (callers check); operand 1
+        // is its block.
+        unsafe { LLVMValueAsBasicBlock(LLVMGetOperand(v, 1)) }
+    }
+    pub fn incoming(&self, phi: V) -> Vec<(V, B)> {
+        // SAFETY: `phi` is a phi node.
+        unsafe {
+            let n = LLVMCountIncoming(phi);
+            (0..n)
+                .map(|i| (LLVMGetIncomingValue(phi, i), LLVMGetIncomingBlock(phi, i)))
+                .collect()
+        }
+    }
+    pub fn add_incoming(&self, phi: V, v: V, b: B) {
+        let mut vals = [v];
+        let mut blocks = [b];
+        // SAFETY: `phi` is a phi of `v`'s type; `b` a block of its function.
+        unsafe { LLVMAddIncoming(phi, vals.as_mut_ptr(), blocks.as_mut_ptr(), 1) }
+    }
+    pub fn insert_block(&self) -> B {
+        // SAFETY: the builder is live.
+        unsafe { LLVMGetInsertBlock(self.builder) }
+    }
+    pub fn position_at_end(&self, b: B) {
+        // SAFETY: `b` is a block of this context.
+        unsafe { LLVMPositionBuilderAtEnd(self.builder, b) }
+    }
+    pub fn subprogram(&self, f: V) -> M {
+        // SAFETY: `f` is a function.
+        unsafe { LLVMGetSubprogram(f) }
+    }
+    pub fn set_subprogram(&self, f: V, sp: M) {
+        // SAFETY: `f` is a function, `sp` a DISubprogram of this context.
+        unsafe { LLVMSetSubprogram(f, sp) }
+    }
+    pub fn debug_loc(&self, inst: V) -> M {
+        // SAFETY: `inst` is an instruction.
+        unsafe { LLVMInstructionGetDebugLoc(inst) }
+    }
+    /// A `line:0` location in `scope` (for code with no source position in
+    /// a function that has debug info).
+    pub fn line_loc(&self, line: u32, scope: M) -> M {
+        // SAFETY: `scope` is a DISubprogram of this context.
+        unsafe { LLVMDIBuilderCreateDebugLocation(self.ctx, line, 0, scope, std::ptr::null_mut()) }
+    }
+    pub fn set_debug_loc(&self, loc: M) {
+        // SAFETY: `loc` is null or a DILocation of this context.
+        unsafe { LLVMSetCurrentDebugLocation2(self.builder, loc) }
+    }
+    pub fn called_fn_type(&self, call: V) -> T {
+        // SAFETY: `call` is a call or invoke.
+        unsafe { LLVMGetCalledFunctionType(call) }
+    }
+    pub fn called_value(&self, call: V) -> V {
+        // SAFETY: `call` is a call or invoke.
+        unsafe { LLVMGetCalledValue(call) }
+    }
+    pub fn num_arg_operands(&self, call: V) -> u32 {
+        // SAFETY: `call` is a call or invoke.
+        unsafe { LLVMGetNumArgOperands(call) }
+    }
+    /// The type of a type attribute (`byval(T)`, `sret(T)`...) at call
+    /// argument `i` (0-based), if present.
+    pub fn call_type_attr(&self, call: V, i: u32, attr: &str) -> Option<T> {
+        // SAFETY: `call` is a call or invoke; attribute kinds are looked up
+        // by name; a present type attribute has a type value.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(attr.as_ptr().cast(), attr.len());
+            let a = LLVMGetCallSiteEnumAttribute(call, i + 1, kind);
+            if a.is_null() {
+                None
+            } else {
+                let t = LLVMGetTypeAttributeValue(a);
+                (!t.is_null()).then_some(t)
+            }
+        }
+    }
+    pub fn gep_source_type(&self, gep: V) -> T {
+        // SAFETY: `gep` is a GEP instruction or constant expression.
+        unsafe { LLVMGetGEPSourceElementType(gep) }
+    }
+    pub fn allocated_type(&self, alloca: V) -> T {
+        // SAFETY: `alloca` is an alloca.
+        unsafe { LLVMGetAllocatedType(alloca) }
+    }
+    pub fn ordering(&self, inst: V) -> LLVMAtomicOrdering {
+        // SAFETY: `inst` is a load, store, fence or atomicrmw.
+        unsafe { LLVMGetOrdering(inst) }
+    }
+    pub fn is_volatile(&self, inst: V) -> bool {
+        // SAFETY: `inst` is a memory access instruction.
+        unsafe { LLVMGetVolatile(inst) != 0 }
+    }
+    pub fn set_volatile(&self, inst: V, v: bool) {
+        // SAFETY: `inst` is a memory access instruction.
+        unsafe { LLVMSetVolatile(inst, v as i32) }
+    }
+    pub fn set_ordering(&self, inst: V, o: LLVMAtomicOrdering) {
+        // SAFETY: `inst` is a load or store.
+        unsafe { LLVMSetOrdering(inst, o) }
+    }
+    pub fn cmpxchg_weak(&self, inst: V) -> bool {
+        // SAFETY: `inst` is a cmpxchg.
+        unsafe { LLVMGetWeak(inst) != 0 }
+    }
+    pub fn icmp_predicate(&self, inst: V) -> LLVMIntPredicate {
+        // SAFETY: `inst` is an icmp.
+        unsafe { LLVMGetICmpPredicate(inst) }
+    }
+    pub fn function_type_of(&self, f: V) -> T {
+        self.global_value_type(f)
+    }
+    pub fn intrinsic_id(&self, f: V) -> u32 {
+        // SAFETY: `f` is a function.
+        unsafe { LLVMGetIntrinsicID(f) }
+    }
+    pub fn delete_function(&self, f: V) {
+        // SAFETY: `f` is a function without remaining uses.
+        unsafe { LLVMDeleteFunction(f) }
+    }
+    pub fn delete_body(&self, f: V) {
+        // SAFETY: `f` is a function; its body's values are no longer used
+        // outside it.
+        unsafe {
+            for b in self.blocks(f) {
+                for i in self.instructions(b) {
+                    LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
+                }
+            }
+            for b in self.blocks(f) {
+                LLVMDeleteBasicBlock(b);
+            }
+        }
+    }
+    pub fn delete_global(&self, g: V) {
+        // SAFETY: `g` is a global variable without remaining uses.
+        unsafe { LLVMDeleteGlobal(g) }
+    }
+    pub fn has_uses(&self, v: V) -> bool {
+        // SAFETY: live value.
+        unsafe { !LLVMGetFirstUse(v).is_null() }
+    }
+    pub fn replace_all_uses(&self, old: V, new: V) {
+        // SAFETY: values of the same type.
+        unsafe { LLVMReplaceAllUsesWith(old, new) }
+    }
+
+    // ---- instructions -------------------------------------------------------
+
+    pub fn clone_inst(&self, inst: V) -> V {
+        // SAFETY: `inst` is an instruction; the clone is unparented.
+        unsafe { LLVMInstructionClone(inst) }
+    }
+    pub fn insert(&self, inst: V) {
+        // SAFETY: `inst` is an unparented instruction of this context.
+        unsafe { LLVMInsertIntoBuilder(self.builder, inst) }
+    }
+    pub fn alloca(&self, ty: T, name: &str) -> V {
+        let c = cstring(name);
+        // SAFETY: builder positioned in a function.
+        unsafe { LLVMBuildAlloca(self.builder, ty, c.as_ptr()) }
+    }
+    pub fn load(&self, ty: T, ptr: V, align: u32) -> V {
+        // SAFETY: builder positioned; `ptr` is a pointer value.
+        unsafe {
+            let l = LLVMBuildLoad2(self.builder, ty, ptr, c"".as_ptr());
+            LLVMSetAlignment(l, align);
+            l
+        }
+    }
+    pub fn load_relaxed(&self, ty: T, ptr: V, align: u32) -> V {
+        let l = self.load(ty, ptr, align);
+        self.set_ordering(l, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        l
+    }
+    pub fn store(&self, val: V, ptr: V, align: u32) -> V {
+        // SAFETY: builder positioned; `ptr` is a pointer value.
+        unsafe {
+            let s = LLVMBuildStore(self.builder, val, ptr);
+            LLVMSetAlignment(s, align);
+            s
+        }
+    }
+    pub fn gep(&self, ty: T, base: V, idx: &[V]) -> V {
+        let mut i = idx.to_vec();
+        // SAFETY: builder positioned; `ty` is the source element type.
+        unsafe {
+            LLVMBuildGEP2(
+                self.builder,
+                ty,
+                base,
+                i.as_mut_ptr(),
+                i.len() as u32,
+                c"".as_ptr(),
+            )
+        }
+    }
+    /// `base + off` bytes.
+    pub fn gep_i8(&self, base: V, off: V) -> V {
+        self.gep(self.i8(), base, &[off])
+    }
+    pub fn gep_i8c(&self, base: V, off: u64) -> V {
+        if off == 0 {
+            return base;
+        }
+        self.gep_i8(base, self.i64c(off))
+    }
+    pub fn call(&self, fnty: T, f: V, args: &[V]) -> V {
+        let mut a = args.to_vec();
+        // SAFETY: builder positioned; args match `fnty`.
+        unsafe {
+            LLVMBuildCall2(
+                self.builder,
+                fnty,
+                f,
+                a.as_mut_ptr(),
+                a.len() as u32,
+                c"".as_ptr(),
+            )
+        }
+    }
+    pub fn br(&self, b: B) -> V {
+        // SAFETY: builder positioned.
+        unsafe { LLVMBuildBr(self.builder, b) }
+    }
+    pub fn cond_br(&self, c: V, t: B, e: B) -> V {
+        // SAFETY: builder positioned; `c` is an i1.
+        unsafe { LLVMBuildCondBr(self.builder, c, t, e) }
+    }
+    pub fn switch(&self, v: V, default: B, cases: &[(V, B)]) -> V {
+        // SAFETY: builder positioned; case values are constants of `v`'s type.
+        unsafe {
+            let s = LLVMBuildSwitch(self.builder, v, default, cases.len() as u32);
+            for &(c, b) in cases {
+                LLVMAddCase(s, c, b);
+            }
+            s
+        }
+    }
+    pub fn ret(&self, v: V) -> V {
+        // SAFETY: builder positioned.
+        unsafe { LLVMBuildRet(self.builder, v) }
+    }
+    pub fn ret_void(&self) -> V {
+        // SAFETY: builder positioned.
+        unsafe { LLVMBuildRetVoid(self.builder) }
+    }
+    pub fn unreachable(&self) -> V {
+        // SAFETY: builder positioned.
+        unsafe { LLVMBuildUnreachable(self.builder) }
+    }
+    pub fn phi(&self, ty: T) -> V {
+        // SAFETY: builder positioned at the start of a block.
+        unsafe { LLVMBuildPhi(self.builder, ty, c"".as_ptr()) }
+    }
+    pub fn select(&self, c: V, a: V, b: V) -> V {
+        // SAFETY: builder positioned; `a` and `b` share a type.
+        unsafe { LLVMBuildSelect(self.builder, c, a, b, c"".as_ptr()) }
+    }
+    pub fn extract_value(&self, agg: V, i: u32) -> V {
+        // SAFETY: builder positioned; `agg` is an aggregate with field `i`.
+        unsafe { LLVMBuildExtractValue(self.builder, agg, i, c"".as_ptr()) }
+    }
+    pub fn insert_value(&self, agg: V, v: V, i: u32) -> V {
+        // SAFETY: builder positioned; `v` has field `i`'s type.
+        unsafe { LLVMBuildInsertValue(self.builder, agg, v, i, c"".as_ptr()) }
+    }
+    pub fn extract_element(&self, vec: V, i: V) -> V {
+        // SAFETY: builder positioned; `vec` is a vector.
+        unsafe { LLVMBuildExtractElement(self.builder, vec, i, c"".as_ptr()) }
+    }
+    pub fn insert_element(&self, vec: V, v: V, i: V) -> V {
+        // SAFETY: builder positioned; `v` has the element type.
+        unsafe { LLVMBuildInsertElement(self.builder, vec, v, i, c"".as_ptr()) }
+    }
+    pub fn ptrtoint(&self, v: V, ty: T) -> V {
+        // SAFETY: builder positioned; pointer (vector) to integer (vector).
+        unsafe { LLVMBuildPtrToInt(self.builder, v, ty, c"".as_ptr()) }
+    }
+    pub fn inttoptr(&self, v: V, ty: T) -> V {
+        // SAFETY: builder positioned; integer (vector) to pointer (vector).
+        unsafe { LLVMBuildIntToPtr(self.builder, v, ty, c"".as_ptr()) }
+    }
+    pub fn int_cast(&self, v: V, ty: T) -> V {
+        // SAFETY: builder positioned; integer to integer, zero-extending.
+        unsafe { LLVMBuildIntCast2(self.builder, v, ty, 0, c"".as_ptr()) }
+    }
+    pub fn icmp(&self, p: LLVMIntPredicate, a: V, b: V) -> V {
+        // SAFETY: builder positioned; operands of one integer/pointer type.
+        unsafe { LLVMBuildICmp(self.builder, p, a, b, c"".as_ptr()) }
+    }
+    pub fn and(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildAnd(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn or(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildOr(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn add(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn sub(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildSub(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn mul(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildMul(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn memset(&self, ptr: V, val: V, len: V, align: u32) -> V {
+        // SAFETY: builder positioned; `ptr` a pointer, `val` an i8.
+        unsafe { LLVMBuildMemSet(self.builder, ptr, val, len, align) }
+    }
+    pub fn value_kind(&self, v: V) -> inkwell::llvm_sys::LLVMValueKind {
+        // SAFETY: live value.
+        unsafe { LLVMGetValueKind(v) }
+    }
+    pub fn aggregate_element(&self, c: V, i: u32) -> V {
+        // SAFETY: `c` is a constant aggregate (or zero/undef) with element `i`.
+        unsafe { LLVMGetAggregateElement(c, i) }
+    }
+    /// The `byval(T)` type of parameter `i` of function `f`, if any.
+    pub fn param_byval(&self, f: V, i: u32) -> Option<T> {
+        // SAFETY: `f` is a function; a present byval attribute has a type.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
+            let a = LLVMGetEnumAttributeAtIndex(f, i + 1, kind);
+            if a.is_null() {
+                None
+            } else {
+                let t = LLVMGetTypeAttributeValue(a);
+                (!t.is_null()).then_some(t)
+            }
+        }
+    }
+    /// Copies the function attributes of `from` that stay true after the
+    /// translation (target and code-generation settings) to `to`; promises
+    /// about memory, returning or progress are dropped.
+    pub fn copy_safe_fn_attrs(&self, from: V, to: V) {
+        const KEEP: &[&str] = &[
+            "noinline", "optnone", "cold", "hot", "minsize", "optsize", "uwtable", "nounwind",
+        ];
+        let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        // SAFETY: both are functions of this context; attributes are only
+        // read from `from` and added to `to`.
+        unsafe {
+            let n = LLVMGetAttributeCountAtIndex(from, idx);
+            let mut attrs = vec![std::ptr::null_mut(); n as usize];
+            LLVMGetAttributesAtIndex(from, idx, attrs.as_mut_ptr());
+            for a in attrs {
+                if LLVMIsStringAttribute(a) != 0 {
+                    LLVMAddAttributeAtIndex(to, idx, a);
+                    continue;
+                }
+                let kind = LLVMGetEnumAttributeKind(a);
+                let keep = KEEP.iter().any(|name| {
+                    LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) == kind
+                });
+                if keep {
+                    LLVMAddAttributeAtIndex(to, idx, a);
+                }
+            }
+        }
+    }
+    /// Retires an original alias (the C API cannot delete one): nameless,
+    /// private, and aimed at `target` so it stays valid; unused, it is
+    /// dropped at code generation.
+    pub fn retire_alias(&self, a: V, target: V) {
+        // SAFETY: `a` is an alias and `target` a pointer constant.
+        unsafe {
+            LLVMSetValueName2(a, c"".as_ptr(), 0);
+            LLVMSetLinkage(a, LLVMLinkage::LLVMPrivateLinkage);
+            LLVMAliasSetAliasee(a, target);
+        }
+    }
+    pub fn clear_initializer(&self, g: V) {
+        // SAFETY: `g` is a global variable; a null initializer makes it a
+        // declaration.
+        unsafe { LLVMSetInitializer(g, std::ptr::null_mut()) }
+    }
+    pub fn undef(&self, ty: T) -> V {
+        // SAFETY: live type.
+        unsafe { LLVMGetUndef(ty) }
+    }
+    pub fn builder_ref(&self) -> LLVMBuilderRef {
+        self.builder
+    }
+    pub fn instructions_parent(&self, inst: V) -> B {
+        // SAFETY: `inst` is an instruction in a block.
+        unsafe { LLVMGetInstructionParent(inst) }
+    }
+    pub fn fence_like_clone(&self, inst: V) -> V {
+        let c = self.clone_inst(inst);
+        self.insert(c);
+        c
+    }
+}
+
+/// The name of a C string from LLVM (lossy).
+pub fn c_str_lossy(p: *const std::ffi::c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returns NUL-terminated strings it owns.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}

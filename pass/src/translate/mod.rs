@@ -1,0 +1,154 @@
+//! The translation of a prepared module to the gimso semantics (DESIGN §6,
+//! §8; spec "Basic Operations" to "Intrinsics").
+//!
+//! Every original function `f` gets a new body `gimso.fn.f` with the
+//! generic entry signature `{i64, i64} (ptr thread, ptr callee_lower, i64
+//! arg_bytes)`, reading its arguments from the CC buffers; every global
+//! `g` (variable or function) gets a capability object `gimso.obj.g`
+//! (16-byte header, then the payload). Inside the bodies each `ptr` value
+//! travels as the pair (intval, lower) ([`consts::Tx`]). The originals are
+//! deleted at the end, so the output calls only the runtime ABI and other
+//! translated code.
+//!
+//! - [`ll`]: the raw LLVM layer; [`layout`]: pointers in types and the CC
+//!   buffer layout; [`consts`]: constants and global references;
+//!   [`function`]: instruction-by-instruction translation of one body;
+//!   [`globals`]: objects, module start-up and `main`.
+
+mod consts;
+mod function;
+mod globals;
+mod layout;
+mod ll;
+mod runtime;
+
+use std::collections::HashMap;
+
+use inkwell::module::Module;
+
+use crate::location::Location;
+use crate::reject::Diagnostic;
+use crate::sites::SiteTable;
+use consts::{GlobalTx, Tx};
+use ll::{B, Ll, V};
+
+/// What the translation did (for `-v` output and tests).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TranslateStats {
+    /// Functions given a generic entry.
+    pub functions: usize,
+    /// Global variables turned into capability objects.
+    pub globals: usize,
+    /// Inline access checks emitted.
+    pub checks: usize,
+    /// Allocas kept as plain stack slots.
+    pub stack_allocas: usize,
+    /// Allocas turned into heap capability objects.
+    pub heap_allocas: usize,
+}
+
+/// Module-wide translation state.
+pub(crate) struct ModTx<'a, 'ctx> {
+    pub ll: Ll,
+    pub module: &'a Module<'ctx>,
+    pub sites: SiteTable<'ctx>,
+    /// Original function → (its new entry, its object's header symbol).
+    pub fn_map: HashMap<V, (V, V)>,
+    /// Original global variable or alias → what it became.
+    pub obj_map: HashMap<V, GlobalTx>,
+    pub const_memo: HashMap<V, Tx>,
+    pub mentions_memo: HashMap<V, bool>,
+    pub block_ids: HashMap<(V, B), u64>,
+    pub errors: Vec<Diagnostic>,
+    pub stats: TranslateStats,
+    /// New (priority, function) constructor and destructor lists.
+    pub pending_structors: Option<(Vec<(u64, V)>, Vec<(u64, V)>)>,
+}
+
+impl ModTx<'_, '_> {
+    /// A stable number for a block address: `indirectbr` becomes a switch
+    /// over these.
+    pub fn block_id(&mut self, f: V, b: B) -> u64 {
+        if let Some(&id) = self.block_ids.get(&(f, b)) {
+            return id;
+        }
+        let name = self.ll.name(f);
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in name.bytes() {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+        let index = self.ll.blocks(f).iter().position(|&x| x == b).unwrap_or(0) as u64;
+        let id = ((h & 0xffff_ffff) << 20) | (index + 1);
+        self.block_ids.insert((f, b), id);
+        id
+    }
+
+    pub fn error(&mut self, location: Location, construct: &str, why: &str) {
+        self.errors.push(Diagnostic {
+            location,
+            construct: construct.to_owned(),
+            message: format!("gimso does not support {construct}: {why}"),
+        });
+    }
+}
+
+/// Rewrites `module` in place so every pointer operation follows the gimso
+/// semantics; afterwards the module only calls the runtime ABI and other
+/// translated code. On error the module is left in an unspecified state
+/// and the diagnostics name each unsupported construct.
+pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagnostic>> {
+    // SAFETY: `module` outlives `ll` (both end with this call), and the translation
+    // only hands `ll` handles taken from this module.
+    let ll = unsafe { Ll::new(module.as_mut_ptr()) };
+    let mut m = ModTx {
+        ll,
+        module,
+        sites: SiteTable::new(module),
+        fn_map: HashMap::new(),
+        obj_map: HashMap::new(),
+        const_memo: HashMap::new(),
+        mentions_memo: HashMap::new(),
+        block_ids: HashMap::new(),
+        errors: Vec::new(),
+        stats: TranslateStats::default(),
+        pending_structors: None,
+    };
+    let old_functions: Vec<V> =
+        m.ll.functions()
+            .into_iter()
+            .filter(|&f| !m.ll.name(f).starts_with("llvm."))
+            .collect();
+    let old_globals: Vec<V> = m.ll.globals();
+    let old_aliases: Vec<V> = m.ll.aliases();
+    m.declare_functions(&old_functions);
+    m.declare_globals(&old_globals);
+    m.declare_aliases(&old_aliases);
+    m.define_globals(&old_globals);
+    for &f in &old_functions {
+        if !m.ll.is_declaration(f) {
+            function::translate_function(&mut m, f);
+            m.stats.functions += 1;
+        }
+    }
+    m.emit_startup(&old_globals);
+    if !m.errors.is_empty() {
+        return Err(m.errors);
+    }
+    m.delete_originals(&old_functions, &old_globals, &old_aliases);
+    m.emit_main();
+    if let Err(e) = module.verify() {
+        return Err(vec![Diagnostic {
+            location: Location::module(),
+            construct: "translation".into(),
+            message: format!(
+                "gimso internal error: the translated module does not verify: {}",
+                e.to_string()
+                    .lines()
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+        }]);
+    }
+    Ok(m.stats)
+}

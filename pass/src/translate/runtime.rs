@@ -1,0 +1,89 @@
+//! Declarations of the runtime entry points the translated code calls
+//! (`include/gimso.h`). A `gimso_ptr` argument is passed as two `ptr`
+//! arguments and returned as `{ptr, ptr}`: the same registers under the
+//! SysV x86-64 ABI as the C struct (no call here needs more than six).
+
+use super::ll::{Ll, T, V};
+
+/// Parameter and return shapes, in a tiny notation: `p` ptr, `i` i64,
+/// `w` i32, `P` a gimso_ptr (two ptrs); return `v` void, `P` {ptr, ptr}.
+const SIGNATURES: &[(&str, &str, &str)] = &[
+    ("gimso_access_failed", "Piwp", "v"),
+    ("gimso_load_ptr", "P", "P"),
+    ("gimso_store_ptr", "PP", "v"),
+    ("gimso_atomic_load_ptr", "P", "P"),
+    ("gimso_atomic_store_ptr", "PP", "v"),
+    ("gimso_atomic_xchg_ptr", "PP", "P"),
+    // (sret result, dst, expected, value, weak)
+    ("gimso_atomic_cmpxchg_ptr", "pPiPw", "v"),
+    ("gimso_memmove_at", "PPip", "v"),
+    ("gimso_memset_at", "Pwip", "v"),
+    ("gimso_alloc_aligned", "ii", "P"),
+    ("gimso_pollcheck_slow", "p", "v"),
+    ("gimso_check_call_at", "Pp", "i"),
+    ("gimso_cc_outline", "pi", "v"),
+    ("gimso_cc_copy_in", "ppPip", "v"),
+    ("gimso_cc_copy_out", "ppii", "P"),
+    ("gimso_va_start", "pi", "P"),
+    ("gimso_arg_size_failed", "iip", "v"),
+    ("gimso_ret_size_failed", "iip", "v"),
+    ("gimso_unreachable", "p", "v"),
+    ("gimso_indirectbr_failed", "ip", "v"),
+    ("gimso_global_init_ptr", "PP", "v"),
+    ("gimso_register_global", "P", "v"),
+    ("gimso_thread_attach", "", "p"),
+    ("gimso_start_main", "wppp" /* + i64 below */, "w"),
+];
+
+fn shape(ll: &Ll, s: &str) -> Vec<T> {
+    let mut out = Vec::new();
+    for c in s.chars() {
+        match c {
+            'p' => out.push(ll.ptr()),
+            'i' => out.push(ll.i64()),
+            'w' => out.push(ll.i32()),
+            'P' => {
+                out.push(ll.ptr());
+                out.push(ll.ptr());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The declaration and function type of runtime entry point `name`.
+///
+/// # Panics
+/// If `name` is not in the table (a bug in the pass, caught by its tests).
+pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
+    let (_, params, ret) = SIGNATURES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .unwrap_or_else(|| panic!("unknown runtime function {name}"));
+    let mut ps = shape(ll, params);
+    if name == "gimso_start_main" {
+        ps.push(ll.i64());
+    }
+    let r = match *ret {
+        "v" => ll.void(),
+        "P" => ll.struct_ty(&[ll.ptr(), ll.ptr()]),
+        "i" => ll.i64(),
+        "w" => ll.i32(),
+        _ => ll.ptr(),
+    };
+    let fnty = ll.fn_ty(r, &ps, false);
+    (fnty, ll.runtime_fn(name, fnty))
+}
+
+/// Calls runtime entry point `name` with `args`.
+pub fn call(ll: &Ll, name: &str, args: &[V]) -> V {
+    let (fnty, f) = runtime(ll, name);
+    ll.call(fnty, f, args)
+}
+
+/// The generic entry type `{i64, i64} (ptr, ptr, i64)`.
+pub fn entry_type(ll: &Ll) -> T {
+    let ret = ll.struct_ty(&[ll.i64(), ll.i64()]);
+    ll.fn_ty(ret, &[ll.ptr(), ll.ptr(), ll.i64()], false)
+}

@@ -1,0 +1,276 @@
+//! Entry points only compiled code calls (gimso.h, "Compiled code"): CC
+//! buffer management, variadic argument objects, global initialisers and
+//! the out-of-line failure paths of checks the pass inlines.
+
+use gimso_abi::{
+    CC_INLINE_BYTES, FLAG_READONLY, FlightPtr, MIN_ALIGN, SourceLocation, ThreadAbi, WORD_SIZE,
+};
+use gimso_shadow::check::{Access, check_access_at};
+use gimso_shadow::report::{SafetyError, report_detail};
+use gimso_shadow::{ObjRef, alloc, function, memops, pointer};
+
+use crate::capi::location;
+use crate::mutator::with_local;
+
+/// Makes the outline CC buffers of `t` hold at least `bytes` (their old
+/// contents are dropped: callers fill them right after).
+///
+/// # Safety
+/// `t` is the calling thread's ABI struct.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_cc_outline(t: *mut ThreadAbi, bytes: u64) {
+    // SAFETY: `t` is the caller's own thread struct (contract); nobody else
+    // touches its CC buffers while it runs compiled code (the collector reads
+    // them only in this thread's handshakes or while it is exited).
+    let t = unsafe { &mut *t };
+    if t.cc_outline_bytes >= bytes {
+        return;
+    }
+    let want = bytes
+        .max(2 * t.cc_outline_bytes)
+        .next_multiple_of(WORD_SIZE as u64);
+    let words = want as usize / WORD_SIZE;
+    // SAFETY: calloc of `words` zeroed words; the old buffers were allocated
+    // here with calloc (or are null) and are no longer referenced.
+    unsafe {
+        let payload = libc::calloc(words, WORD_SIZE) as *mut u64;
+        let caps = libc::calloc(words, WORD_SIZE) as *mut usize;
+        if payload.is_null() || caps.is_null() {
+            gimso_heap::os::fatal_oom(want as usize);
+        }
+        // Caps first to zero length: a scan never sees a stale pair.
+        t.cc_outline_bytes = 0;
+        libc::free(t.cc_outline_payload.cast());
+        libc::free(t.cc_outline_caps.cast());
+        t.cc_outline_payload = payload;
+        t.cc_outline_caps = caps;
+        t.cc_outline_bytes = want;
+    }
+}
+
+/// Copies `n` bytes at `src` (checked) into CC buffer slots, capabilities
+/// of whole aligned pointer words included (byval arguments).
+///
+/// # Safety
+/// `payload`/`caps` point at `n` rounded up to 8 bytes of a CC buffer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_cc_copy_in(
+    payload: *mut u64,
+    caps: *mut usize,
+    src: FlightPtr,
+    n: usize,
+    loc: *const SourceLocation,
+) {
+    let loc = location(loc);
+    if n == 0 {
+        return;
+    }
+    check_access_at(src, Access::read(n), loc);
+    let words = n.div_ceil(WORD_SIZE);
+    // SAFETY: `src` passed a read check of n bytes; the buffers hold
+    // `words` words (contract).
+    unsafe {
+        core::ptr::copy_nonoverlapping(src.intval as *const u8, payload.cast::<u8>(), n);
+        for w in 0..words {
+            let at = src.intval + w * WORD_SIZE;
+            let cap = if src.intval % WORD_SIZE == 0 && (w + 1) * WORD_SIZE <= n {
+                pointer::load_ptr(src.with_intval(at), loc).lower
+            } else {
+                0
+            };
+            *caps.add(w) = cap;
+        }
+    }
+}
+
+/// A fresh object holding `n` bytes of CC buffer (payload and
+/// capabilities): byval parameters.
+///
+/// # Safety
+/// `payload`/`caps` point at `n` rounded up to 8 bytes of a CC buffer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_cc_copy_out(
+    payload: *const u64,
+    caps: *const usize,
+    n: usize,
+    align: usize,
+) -> FlightPtr {
+    // SAFETY: forwarded contract.
+    unsafe { object_from_buffers(payload, caps, n, align.max(MIN_ALIGN), 0) }
+}
+
+/// # Safety
+/// `payload`/`caps` point at `n` rounded up to 8 bytes.
+unsafe fn object_from_buffers(
+    payload: *const u64,
+    caps: *const usize,
+    n: usize,
+    align: usize,
+    flags: u64,
+) -> FlightPtr {
+    let align = if align.is_power_of_two() && align <= gimso_abi::MAX_ALIGN {
+        align
+    } else {
+        MIN_ALIGN
+    };
+    with_local(|local| {
+        let obj = alloc::alloc_object(local, n, align, 0);
+        let words = n.div_ceil(WORD_SIZE);
+        // SAFETY: the object has at least `n` bytes (rounded to 8) of fresh
+        // payload; the buffers hold `words` words (contract).
+        unsafe {
+            core::ptr::copy_nonoverlapping(payload.cast::<u8>(), obj.lower() as *mut u8, n);
+            for w in 0..words {
+                let cap = *caps.add(w);
+                if cap != 0 && (w + 1) * WORD_SIZE <= n {
+                    let at = obj.lower() + w * WORD_SIZE;
+                    let value = FlightPtr {
+                        intval: *payload.add(w) as usize,
+                        lower: cap,
+                    };
+                    pointer::init_ptr(local, obj, at, value);
+                }
+            }
+        }
+        if flags & FLAG_READONLY != 0 {
+            obj.set_readonly();
+        }
+        FlightPtr::from_lower(obj.lower())
+    })
+}
+
+/// The read-only argument object of a variadic function: a copy of the
+/// first `arg_bytes` of the current CC buffers.
+///
+/// # Safety
+/// `t` is the calling thread's ABI struct and its CC buffers hold the
+/// current call's `arg_bytes` of arguments.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_va_start(t: *mut ThreadAbi, arg_bytes: u64) -> FlightPtr {
+    // SAFETY: `t` is the caller's own thread struct.
+    let t = unsafe { &*t };
+    let n = arg_bytes as usize;
+    let (payload, caps) = if n <= CC_INLINE_BYTES {
+        (t.cc_payload.as_ptr(), t.cc_caps.as_ptr())
+    } else {
+        (
+            t.cc_outline_payload.cast_const(),
+            t.cc_outline_caps.cast_const(),
+        )
+    };
+    // SAFETY: the chosen buffers hold the call's arguments (contract).
+    unsafe { object_from_buffers(payload, caps, n, MIN_ALIGN, FLAG_READONLY) }
+}
+
+/// Module start-up: stores `value` at `at` inside a global object,
+/// read-only or not.
+///
+/// # Safety
+/// `at.lower` is a global object's capability.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_global_init_ptr(at: FlightPtr, value: FlightPtr) {
+    if at.lower == 0 {
+        return;
+    }
+    // SAFETY: a non-zero lower is a runtime-issued (here: global) capability.
+    let obj = unsafe { ObjRef::from_lower(at.lower) };
+    let inside = at.intval % WORD_SIZE == 0
+        && at.intval >= obj.lower()
+        && at
+            .intval
+            .checked_add(WORD_SIZE)
+            .is_some_and(|e| e <= obj.upper());
+    if !inside {
+        // The pass only emits offsets inside the initialiser.
+        check_access_at(at, Access::POINTER_WRITE, &SourceLocation::UNKNOWN);
+        return;
+    }
+    // SAFETY: `at` is an aligned word inside the live global object.
+    with_local(|local| unsafe { pointer::init_ptr(local, obj, at.intval, value) });
+}
+
+/// A callee needed `needed` argument bytes, its caller passed `given`.
+///
+/// # Safety
+/// `loc` is null or a location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_arg_size_failed(
+    needed: u64,
+    given: u64,
+    loc: *const SourceLocation,
+) {
+    let detail = format!("  arguments:  callee needs {needed} bytes, caller passed {given}\n");
+    report_detail(SafetyError::ArgumentSize, &detail, location(loc))
+}
+
+/// A caller expected `expected` return bytes, its callee returned `given`.
+///
+/// # Safety
+/// `loc` is null or a location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_ret_size_failed(
+    expected: u64,
+    given: u64,
+    loc: *const SourceLocation,
+) {
+    let detail =
+        format!("  returns:    caller expects {expected} bytes, callee returned {given}\n");
+    report_detail(SafetyError::ReturnSize, &detail, location(loc))
+}
+
+/// Control reached an LLVM `unreachable`.
+///
+/// # Safety
+/// `loc` is null or a location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_unreachable(loc: *const SourceLocation) {
+    report_detail(SafetyError::Unreachable, "", location(loc))
+}
+
+/// `indirectbr` to an address that is none of the function's labels.
+///
+/// # Safety
+/// `loc` is null or a location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_indirectbr_failed(target: usize, loc: *const SourceLocation) {
+    let detail = format!("  target:     {target:#x}\n");
+    report_detail(SafetyError::BadIndirectBranch, &detail, location(loc))
+}
+
+/// The call check with the call's location: the entry to call through `f`.
+///
+/// # Safety
+/// `f.lower` is 0 or runtime-issued; `loc` is null or a location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_check_call_at(f: FlightPtr, loc: *const SourceLocation) -> usize {
+    function::check_call_at(f, location(loc))
+}
+
+/// memmove (and memcpy) with the calling operation's location.
+///
+/// # Safety
+/// Both capabilities are 0 or runtime-issued; `loc` is null or a record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_memmove_at(
+    dst: FlightPtr,
+    src: FlightPtr,
+    n: usize,
+    loc: *const SourceLocation,
+) {
+    let loc = location(loc);
+    with_local(|l| memops::memmove_at(l, dst, src, n, loc));
+}
+
+/// memset with the calling operation's location.
+///
+/// # Safety
+/// `dst.lower` is 0 or runtime-issued; `loc` is null or a record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_memset_at(
+    dst: FlightPtr,
+    c: i32,
+    n: usize,
+    loc: *const SourceLocation,
+) {
+    memops::memset_at(dst, c as u8, n, location(loc));
+}
