@@ -54,6 +54,7 @@ pub mod inttoptr;
 mod ir;
 pub mod location;
 pub mod module;
+pub mod optimize;
 pub mod prepare;
 pub mod reject;
 pub mod sites;

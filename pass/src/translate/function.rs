@@ -148,6 +148,9 @@ impl FnTx<'_, '_, '_> {
                 self.translate(inst);
             }
         }
+        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
+            eprintln!("phis");
+        }
         self.fill_phis();
     }
 
@@ -782,6 +785,9 @@ impl FnTx<'_, '_, '_> {
     fn translate(&mut self, inst: V) {
         use LLVMOpcode::*;
         let op = self.m.ll.opcode(inst);
+        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
+            eprintln!("tx {op:?} in {}", self.m.ll.name(self.old));
+        }
         match op {
             LLVMPHI => self.tx_phi(inst),
             LLVMAlloca => self.tx_alloca(inst),
@@ -841,7 +847,13 @@ impl FnTx<'_, '_, '_> {
     /// Instructions with no pointer semantics: cloned with translated
     /// operands (pointer operands contribute their intval).
     fn tx_generic(&mut self, inst: V) {
-        let n = self.m.ll.num_operands(inst);
+        let mut n = self.m.ll.num_operands(inst);
+        if matches!(
+            self.m.ll.opcode(inst),
+            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+        ) {
+            n -= 1; // the callee (an intrinsic or inline asm) stays
+        }
         let c = self.m.ll.clone_inst(inst);
         for i in 0..n {
             let o = self.m.ll.operand(inst, i);
@@ -1343,6 +1355,9 @@ impl FnTx<'_, '_, '_> {
 
     /// An unconditional branch to the translation of old block `to`.
     fn edge_to(&mut self, to: B) {
+        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
+            eprintln!("  edge {}", self.block_map.contains_key(&to));
+        }
         let from = self.m.ll.insert_block();
         self.m.ll.br(self.block_map[&to]);
         self.edges.push((from, self.cur_old_block, to));
@@ -1353,6 +1368,9 @@ impl FnTx<'_, '_, '_> {
         let op = ll.opcode(inst);
         let from = ll.insert_block();
         let succ = ll.successors(inst);
+        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
+            eprintln!("  br {:?} succ {}", op, succ.len());
+        }
         match op {
             LLVMOpcode::LLVMBr if succ.len() == 1 => {
                 self.edge_to(succ[0]);

@@ -394,21 +394,20 @@ impl ModTx<'_, '_> {
                 self.ll.retire_alias(a, target);
             }
         }
-        for &f in functions {
-            self.ll.delete_body(f);
-        }
         for &g in globals {
             self.ll.clear_initializer(g);
         }
-        for &g in globals {
-            let undef = self.ll.undef(self.ll.type_of(g));
-            self.ll.replace_all_uses(g, undef);
-            self.ll.delete_global(g);
+        // Uses first (from other original bodies and constants), then the
+        // functions, whose deletion drops their bodies' own references.
+        for &v in functions.iter().chain(globals) {
+            let undef = self.ll.undef(self.ll.type_of(v));
+            self.ll.replace_all_uses(v, undef);
         }
         for &f in functions {
-            let undef = self.ll.undef(self.ll.type_of(f));
-            self.ll.replace_all_uses(f, undef);
             self.ll.delete_function(f);
+        }
+        for &g in globals {
+            self.ll.delete_global(g);
         }
         if let Some((ctors, dtors)) = self.pending_structors.take() {
             self.emit_structor_list("llvm.global_ctors", &ctors);

@@ -10,7 +10,7 @@
 //! is used; the translation only ever passes handles it got from that
 //! module.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::debuginfo::{
@@ -602,20 +602,6 @@ impl Ll {
         // SAFETY: `f` is a function without remaining uses.
         unsafe { LLVMDeleteFunction(f) }
     }
-    pub fn delete_body(&self, f: V) {
-        // SAFETY: `f` is a function; its body's values are no longer used
-        // outside it.
-        unsafe {
-            for b in self.blocks(f) {
-                for i in self.instructions(b) {
-                    LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
-                }
-            }
-            for b in self.blocks(f) {
-                LLVMDeleteBasicBlock(b);
-            }
-        }
-    }
     pub fn delete_global(&self, g: V) {
         // SAFETY: `g` is a global variable without remaining uses.
         unsafe { LLVMDeleteGlobal(g) }
@@ -880,13 +866,4 @@ impl Ll {
         self.insert(c);
         c
     }
-}
-
-/// The name of a C string from LLVM (lossy).
-pub fn c_str_lossy(p: *const std::ffi::c_char) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    // SAFETY: LLVM returns NUL-terminated strings it owns.
-    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }

@@ -1,0 +1,145 @@
+//! The optimiser before the pass, without the promises that let it delete
+//! the user's bugs (DESIGN §8).
+//!
+//! clang's own `-O2` pipeline trusts attributes that C headers and the
+//! front end attach: `__attribute__((malloc))` makes `malloc`'s result
+//! `noalias`, so a store into a fresh buffer that is never read is dead and
+//! goes, out-of-bounds or not; `__nonnull` deletes null checks; `pure`
+//! lets an unused `strlen` of an unterminated string vanish. So gimso-cc
+//! asks clang for unoptimised IR (`-O0 -Xclang -disable-O0-optnone`),
+//! [`strip_promises`] removes those attributes from every function,
+//! declaration and call site, and [`optimize`] runs LLVM's standard
+//! `default<On>` pipeline in process. The optimiser still promotes allocas,
+//! inlines and vectorises; it just cannot assume the program is correct.
+
+use inkwell::OptimizationLevel;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::values::{AsValueRef, InstructionOpcode};
+
+/// Enum attributes that are promises about memory or values which a buggy
+/// program breaks.
+const PROMISES: &[&str] = &[
+    "noalias",
+    "nonnull",
+    "dereferenceable",
+    "dereferenceable_or_null",
+    "align",
+    "noundef",
+    "readonly",
+    "readnone",
+    "writeonly",
+    "memory",
+    "nocapture",
+    "nofree",
+    "willreturn",
+    "mustprogress",
+    "allockind",
+    "allocsize",
+    "returned",
+];
+
+fn kinds() -> Vec<u32> {
+    PROMISES
+        .iter()
+        .map(|n| Attribute::get_named_enum_kind_id(n))
+        .filter(|&k| k != 0)
+        .collect()
+}
+
+/// Removes the promise attributes from every function (return, parameters,
+/// function) and every call site. Returns how many were removed.
+pub fn strip_promises(module: &Module<'_>) -> usize {
+    let kinds = kinds();
+    let mut removed = 0;
+    for f in module.get_functions() {
+        if f.get_name().to_bytes().starts_with(b"llvm.") {
+            continue;
+        }
+        let n = f.count_params();
+        let mut locs = vec![AttributeLoc::Return, AttributeLoc::Function];
+        locs.extend((0..n).map(AttributeLoc::Param));
+        for &loc in &locs {
+            for &k in &kinds {
+                if f.get_enum_attribute(loc, k).is_some() {
+                    f.remove_enum_attribute(loc, k);
+                    removed += 1;
+                }
+            }
+        }
+        for block in f.get_basic_block_iter() {
+            for inst in block.get_instructions() {
+                if !matches!(
+                    inst.get_opcode(),
+                    InstructionOpcode::Call | InstructionOpcode::Invoke
+                ) {
+                    continue;
+                }
+                // SAFETY: `inst` is a live call or invoke; its called value
+                // is a live value whose name is read.
+                let name = unsafe {
+                    let callee = inkwell::llvm_sys::core::LLVMGetCalledValue(inst.as_value_ref());
+                    crate::location::value_name(callee)
+                };
+                if !name.starts_with("llvm.") {
+                    removed += strip_call_site(inst.as_value_ref(), &kinds);
+                }
+            }
+        }
+    }
+    removed
+}
+
+fn strip_call_site(call: inkwell::llvm_sys::prelude::LLVMValueRef, kinds: &[u32]) -> usize {
+    use inkwell::llvm_sys::core::{
+        LLVMGetCallSiteEnumAttribute, LLVMGetNumArgOperands, LLVMRemoveCallSiteEnumAttribute,
+    };
+    let mut removed = 0;
+    // SAFETY: `call` is a live call or invoke; indices are the return
+    // (0), the function (!0) and each argument (1..=n).
+    unsafe {
+        let n = LLVMGetNumArgOperands(call);
+        let mut idx = vec![0u32, u32::MAX];
+        idx.extend(1..=n);
+        for i in idx {
+            for &k in kinds {
+                if !LLVMGetCallSiteEnumAttribute(call, i, k).is_null() {
+                    LLVMRemoveCallSiteEnumAttribute(call, i, k);
+                    removed += 1;
+                }
+            }
+        }
+    }
+    removed
+}
+
+/// Runs LLVM's `default<O{level}>` pipeline (`level` 0 does nothing; `s`
+/// and `z` map to `Os`/`Oz`).
+pub fn optimize(module: &Module<'_>, level: &str) -> Result<(), String> {
+    let passes = match level {
+        "0" | "" => return Ok(()),
+        "1" => "default<O1>",
+        "s" => "default<Os>",
+        "z" => "default<Oz>",
+        "3" | "fast" => "default<O3>",
+        _ => "default<O2>",
+    };
+    Target::initialize_x86(&InitializationConfig::default());
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
+    let machine = target
+        .create_target_machine(
+            &triple,
+            "x86-64",
+            "",
+            OptimizationLevel::Default,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| "cannot create an x86-64 target machine".to_owned())?;
+    module
+        .run_passes(passes, &machine, PassBuilderOptions::create())
+        .map_err(|e| e.to_string())
+}
