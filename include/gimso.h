@@ -228,6 +228,8 @@ typedef struct gimso_entry_result {
 typedef gimso_entry_result (*gimso_entry_fn)(gimso_thread_abi *thread, uintptr_t callee_lower,
                                              uint64_t arg_bytes);
 
+/* The zeroed object of an escaping alloca (flagged as a stack object). */
+gimso_ptr gimso_alloc_stack(size_t size, size_t align);
 /* Make the outline CC buffers of `t` hold at least `bytes`. */
 void gimso_cc_outline(gimso_thread_abi *t, uint64_t bytes);
 /* Copy n bytes (payload and capabilities) from checked memory `src` into CC

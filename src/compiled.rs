@@ -12,6 +12,18 @@ use gimso_shadow::{ObjRef, alloc, function, memops, pointer};
 use crate::capi::location;
 use crate::mutator::with_local;
 
+/// The object of an `alloca` whose address escapes: zeroed, flagged as a
+/// stack object (so `free` of it is refused).
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_alloc_stack(size: usize, align: usize) -> FlightPtr {
+    let align = if align.is_power_of_two() && align <= gimso_abi::MAX_ALIGN {
+        align
+    } else {
+        MIN_ALIGN
+    };
+    FlightPtr::from_lower(gimso_gc::alloc(size, align, gimso_abi::FLAG_STACK).lower())
+}
+
 /// Makes the outline CC buffers of `t` hold at least `bytes` (their old
 /// contents are dropped: callers fill them right after).
 ///

@@ -47,6 +47,7 @@
 //! The pass must be linear in function size and must never crash on valid
 //! IR (`llvm-stress` is the fuzz corpus).
 
+pub mod atomic_ptr;
 pub mod driver;
 pub mod escape;
 pub mod intrinsics;

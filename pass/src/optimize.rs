@@ -120,6 +120,7 @@ fn strip_call_site(call: inkwell::llvm_sys::prelude::LLVMValueRef, kinds: &[u32]
 pub fn optimize(module: &Module<'_>, level: &str) -> Result<(), String> {
     let passes = match level {
         "0" | "" => return Ok(()),
+        "mem2reg" => "function(sroa,mem2reg)",
         "1" => "default<O1>",
         "s" => "default<Os>",
         "z" => "default<Oz>",
@@ -135,11 +136,26 @@ pub fn optimize(module: &Module<'_>, level: &str) -> Result<(), String> {
             "x86-64",
             "",
             OptimizationLevel::Default,
-            RelocMode::PIC,
+            // Static: a PIC machine makes the optimiser turn switch tables of
+            // pointers into `llvm.load.relative` tables, which carry no
+            // capabilities. Code generation (after the pass) still uses the
+            // user's relocation model.
+            RelocMode::Static,
             CodeModel::Default,
         )
         .ok_or_else(|| "cannot create an x86-64 target machine".to_owned())?;
     module
         .run_passes(passes, &machine, PassBuilderOptions::create())
         .map_err(|e| e.to_string())
+}
+
+/// Everything between clang's unoptimised IR and the pass: promises
+/// stripped, C11 pointer atomics restored ([`crate::atomic_ptr`]), then the
+/// optimiser at `level` (`-O0` still promotes allocas to SSA values, so
+/// pointer/integer round trips behave as at `-O2`).
+pub fn front_half(module: &Module<'_>, level: &str) -> Result<(), String> {
+    strip_promises(module);
+    crate::atomic_ptr::rewrite(module);
+    let level = if level == "0" { "mem2reg" } else { level };
+    optimize(module, level)
 }

@@ -53,6 +53,10 @@ b:
 fn file() {
     if let Ok(path) = std::env::var("GIMSO_TRANSLATE_FILE") {
         let ir = std::fs::read_to_string(path).expect("readable");
-        println!("{}", translate(&ir));
+        let ctx = Context::create();
+        let m = parse_module(&ctx, ir.as_bytes(), "t.ll").expect("parses");
+        gimso_pass::optimize::front_half(&m, "2").expect("optimises");
+        m.verify().expect("front half verifies");
+        println!("{}", translate(&m.print_to_string().to_string()));
     }
 }

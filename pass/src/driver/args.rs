@@ -53,6 +53,14 @@ pub struct Invocation {
     pub compile_flags: Vec<String>,
     /// Options for the link: `-L`, `-Wl,…`, `-pthread`, `-static`, `-rdynamic`.
     pub link_flags: Vec<String>,
+    /// `-v`: print the commands and the in-process steps as they run.
+    pub verbose: bool,
+    /// `-emit-llvm` (with `-c` or `-S`): write the translated IR (bitcode
+    /// or text) instead of an object file or assembly.
+    pub emit_llvm: bool,
+    /// `--gimso-libdir=DIR`: where `libgimso.a` is (see
+    /// [`crate::driver::pipeline::find_runtime`]).
+    pub gimso_libdir: Option<PathBuf>,
 }
 
 /// A command line `gimso-cc` refuses, with the reason.
@@ -99,6 +107,9 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
         opt_level: "0".to_owned(),
         compile_flags: Vec::new(),
         link_flags: Vec::new(),
+        verbose: false,
+        emit_llvm: false,
+        gimso_libdir: None,
     };
     let mut language: Option<String> = None;
     let mut i = 0;
@@ -145,6 +156,18 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
             "-S" => inv.mode = Mode::Assemble,
             "-E" => inv.mode = Mode::Preprocess,
             "--version" => inv.mode = Mode::Version,
+            "-v" => inv.verbose = true,
+            "-emit-llvm" => inv.emit_llvm = true,
+            "--gimso-libdir" => {
+                let v = args
+                    .get(i)
+                    .ok_or_else(|| ArgError("missing value after '--gimso-libdir'".to_owned()))?;
+                i += 1;
+                inv.gimso_libdir = Some(PathBuf::from(v));
+            }
+            a if a.starts_with("--gimso-libdir=") => {
+                inv.gimso_libdir = Some(PathBuf::from(&a["--gimso-libdir=".len()..]));
+            }
             "-pthread" => {
                 inv.compile_flags.push(arg.clone());
                 inv.link_flags.push(arg.clone());
@@ -178,7 +201,17 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
         }
     }
     if inv.mode != Mode::Version && inv.inputs.is_empty() {
+        // `cc -v` alone prints the version (configure scripts probe it).
+        if inv.verbose {
+            inv.mode = Mode::Version;
+            return Ok(inv);
+        }
         return Err(ArgError("no input files".to_owned()));
+    }
+    if inv.emit_llvm && inv.mode == Mode::Link {
+        return Err(ArgError(
+            "'-emit-llvm' cannot be used when linking (add -c or -S)".to_owned(),
+        ));
     }
     if inv.output.is_some()
         && matches!(inv.mode, Mode::Compile | Mode::Assemble)

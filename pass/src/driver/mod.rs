@@ -1,6 +1,33 @@
 //! The `gimso-cc` driver (DESIGN §8): a drop-in C compiler command line.
-//! This step parses the command line into an [`args::Invocation`]; running
-//! the pipeline (`clang-16 -O<n> -emit-llvm` → pass → `clang-16 -c` → link
-//! with `libgimso.a`) comes with the translation.
+//!
+//! - [`args`]: the command line, parsed into an [`args::Invocation`].
+//! - [`pipeline`]: running it: `clang-16 -O<n> -emit-llvm` (with the flags
+//!   that keep UB-based deletions away from memory operations) → the pass
+//!   in process → `clang-16 -c` → link with `libgimso.a`.
+//! - [`main`]: the whole program, for the thin `gimso-cc` binary.
 
 pub mod args;
+pub mod pipeline;
+
+/// Runs `gimso-cc` with `args` (without the program name) in the process's
+/// environment and returns the exit status.
+pub fn main(args: &[String]) -> i32 {
+    pipeline::install_panic_hook();
+    let inv = match args::parse(args) {
+        Ok(inv) => inv,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let env = pipeline::Environment::from_process();
+    match pipeline::run(&inv, &env) {
+        Ok(()) => 0,
+        Err(e) => {
+            if let Some(msg) = e.message() {
+                eprintln!("{msg}");
+            }
+            e.exit_code()
+        }
+    }
+}

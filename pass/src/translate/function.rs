@@ -1012,7 +1012,7 @@ impl FnTx<'_, '_, '_> {
         let count = ll.int_cast(count, ll.i64());
         let size = ll.mul(count, ll.i64c(ll.size_of(ty)));
         let align = u64::from(ll.alignment(inst)).max(ll.align_of(ty)).max(16);
-        let r = call(ll, "gimso_alloc_aligned", &[size, ll.i64c(align)]);
+        let r = call(ll, "gimso_alloc_stack", &[size, ll.i64c(align)]);
         let t = self.pair(r);
         self.m.stats.heap_allocas += 1;
         self.set(inst, t);

@@ -51,7 +51,11 @@ impl ModTx<'_, '_> {
     pub fn declare_functions(&mut self, functions: &[V]) {
         let entry_ty = entry_type(&self.ll);
         for (i, &f) in functions.iter().enumerate() {
-            let name = self.symbol_name(f, i);
+            let mut name = self.symbol_name(f, i);
+            // The optimiser's name for `memcmp(...) == 0`.
+            if name == "bcmp" && self.ll.is_declaration(f) {
+                name = "memcmp".into();
+            }
             if self.ll.linkage(f) == LLVMLinkage::LLVMExternalWeakLinkage {
                 self.error(
                     Location::module(),
@@ -59,13 +63,18 @@ impl ModTx<'_, '_> {
                     &format!("`{name}` may resolve to null"),
                 );
             }
-            let entry = self
-                .ll
-                .add_function(&format!("{SYMBOL_FN_PREFIX}{name}"), entry_ty);
-            let obj = self.ll.add_global(
-                self.function_object_type(),
-                &format!("{SYMBOL_OBJ_PREFIX}{name}"),
-            );
+            let fn_name = format!("{SYMBOL_FN_PREFIX}{name}");
+            let obj_name = format!("{SYMBOL_OBJ_PREFIX}{name}");
+            if let (Some(e), Some(o)) = (
+                self.ll.get_function(&fn_name),
+                self.ll.get_global(&obj_name),
+            ) {
+                // Two declarations of one symbol (`bcmp` and `memcmp`).
+                self.fn_map.insert(f, (e, o));
+                continue;
+            }
+            let entry = self.ll.add_function(&fn_name, entry_ty);
+            let obj = self.ll.add_global(self.function_object_type(), &obj_name);
             let linkage = self.new_linkage(f);
             self.ll.set_alignment(obj, 16);
             if !self.ll.is_declaration(f) {

@@ -19,7 +19,7 @@ mod consts;
 mod function;
 mod globals;
 mod layout;
-mod ll;
+pub(crate) mod ll;
 mod runtime;
 
 use std::collections::HashMap;

@@ -1,0 +1,267 @@
+//! C11 pointer atomics as pointer atomics.
+//!
+//! clang lowers `atomic_compare_exchange(&p, &expected, q)` on an
+//! `_Atomic(T *)` (and atomic load, store and exchange) to `i64` atomics
+//! whose operands go through stack temporaries: `store ptr q, ptr %tmp;
+//! %n = load i64, ptr %tmp; cmpxchg ptr @p, i64 %e, i64 %n`. Under gimso an
+//! integer atomic moves only the intval, so the capability would be lost
+//! (the spec's pointer atomics need `ptr`-typed operations). This rewrite,
+//! run on clang's unoptimised IR, turns such 64-bit integer atomics back
+//! into pointer atomics when their values come from (or go to) a slot that
+//! also holds pointers: the value is loaded as `ptr` from the temporary and
+//! results are stored back as `ptr`, so capabilities travel with them.
+
+use std::collections::HashSet;
+
+use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::llvm_sys::core::*;
+use inkwell::module::Module;
+
+use crate::translate::ll::{Ll, V};
+
+/// Rewrites the function bodies of `module`; returns how many atomics
+/// became pointer atomics.
+pub fn rewrite(module: &Module<'_>) -> usize {
+    // SAFETY: `module` is live for this call and only its handles are used.
+    let ll = unsafe { Ll::new(module.as_mut_ptr()) };
+    let mut n = 0;
+    for f in ll.functions() {
+        n += rewrite_function(&ll, f);
+    }
+    n
+}
+
+fn is_i64(ll: &Ll, v: V) -> bool {
+    let t = ll.type_of(v);
+    ll.kind(t) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind && ll.int_width(t) == 64
+}
+
+/// `%v = load i64, ptr %slot` with `%slot` among `slots`: the slot.
+fn slot_load(ll: &Ll, v: V, slots: &HashSet<V>) -> Option<V> {
+    if ll.value_kind(v) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+        || ll.opcode(v) != LLVMOpcode::LLVMLoad
+    {
+        return None;
+    }
+    let p = ll.operand(v, 0);
+    slots.contains(&p).then_some(p)
+}
+
+fn rewrite_function(ll: &Ll, f: V) -> usize {
+    // Slots written as pointers, and slots read as pointers.
+    let mut ptr_stored = HashSet::new();
+    let mut ptr_loaded = HashSet::new();
+    let mut atomics = Vec::new();
+    for b in ll.blocks(f) {
+        for i in ll.instructions(b) {
+            match ll.opcode(i) {
+                LLVMOpcode::LLVMStore if ll.is_ptr(ll.type_of(ll.operand(i, 0))) => {
+                    ptr_stored.insert(ll.operand(i, 1));
+                }
+                LLVMOpcode::LLVMLoad if ll.is_ptr(ll.type_of(i)) => {
+                    ptr_loaded.insert(ll.operand(i, 0));
+                }
+                LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMAtomicRMW => atomics.push(i),
+                LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore
+                    if ll.ordering(i)
+                        != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic =>
+                {
+                    atomics.push(i)
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut n = 0;
+    for i in atomics {
+        let done = match ll.opcode(i) {
+            LLVMOpcode::LLVMAtomicCmpXchg => cmpxchg(ll, i, &ptr_stored),
+            LLVMOpcode::LLVMAtomicRMW => xchg(ll, i, &ptr_stored),
+            LLVMOpcode::LLVMLoad => load(ll, i, &ptr_loaded),
+            _ => store(ll, i, &ptr_stored),
+        };
+        n += usize::from(done);
+    }
+    n
+}
+
+/// The pointer form of i64 value `v`: reloaded as `ptr` from its slot, or
+/// `inttoptr` (capability by inference) otherwise. Built before `at`.
+fn as_ptr(ll: &Ll, v: V, slots: &HashSet<V>, at: V) -> V {
+    position_before(ll, at);
+    match slot_load(ll, v, slots) {
+        Some(slot) => ll.load(ll.ptr(), slot, 8),
+        None => ll.inttoptr(v, ll.ptr()),
+    }
+}
+
+fn position_before(ll: &Ll, at: V) {
+    // SAFETY: `at` is a live instruction of the module `ll` works on.
+    unsafe { LLVMPositionBuilderBefore(ll.builder_ref(), at) }
+}
+
+/// Replaces the i64 result `old` by pointer `new`: stores of it store the
+/// pointer; other uses get its `ptrtoint`.
+fn replace_result(ll: &Ll, old: V, new: V) {
+    let mut uses = Vec::new();
+    // SAFETY: `old` is a live value; its use list is read before changes.
+    unsafe {
+        let mut u = LLVMGetFirstUse(old);
+        while !u.is_null() {
+            uses.push(LLVMGetUser(u));
+            u = LLVMGetNextUse(u);
+        }
+    }
+    let mut other = false;
+    for user in uses {
+        if ll.opcode(user) == LLVMOpcode::LLVMStore && ll.operand(user, 0) == old {
+            ll.set_operand(user, 0, new);
+        } else {
+            other = true;
+        }
+    }
+    if other {
+        // After `new`'s definition: right before the first remaining user
+        // is not known to dominate, so after the defining instruction.
+        // SAFETY: `new` is a live instruction followed by another one (its
+        // block has a terminator after it).
+        let next = unsafe { LLVMGetNextInstruction(new) };
+        position_before(ll, next);
+        let i = ll.ptrtoint(new, ll.i64());
+        // Restore the operand of our own ptrtoint after the RAUW.
+        ll.replace_all_uses(old, i);
+        ll.set_operand(i, 0, new);
+    }
+}
+
+fn cmpxchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
+    let (p, e, nv) = (ll.operand(i, 0), ll.operand(i, 1), ll.operand(i, 2));
+    if !is_i64(ll, nv) || slot_load(ll, nv, slots).is_none() {
+        return false;
+    }
+    let np = as_ptr(ll, nv, slots, i);
+    let ep = as_ptr(ll, e, &HashSet::new(), i);
+    // SAFETY: builder positioned before `i`; operands are of the right
+    // types; orderings are copied from `i`.
+    let new = unsafe {
+        let c = LLVMBuildAtomicCmpXchg(
+            ll.builder_ref(),
+            p,
+            ep,
+            np,
+            LLVMGetCmpXchgSuccessOrdering(i),
+            LLVMGetCmpXchgFailureOrdering(i),
+            0,
+        );
+        LLVMSetWeak(c, LLVMGetWeak(i));
+        LLVMSetVolatile(c, LLVMGetVolatile(i));
+        LLVMSetAlignment(c, 8);
+        c
+    };
+    // Users are extractvalue 0 (old value) and 1 (success).
+    let mut users = Vec::new();
+    // SAFETY: `i` is live; its use list is read before changes.
+    unsafe {
+        let mut u = LLVMGetFirstUse(i);
+        while !u.is_null() {
+            users.push(LLVMGetUser(u));
+            u = LLVMGetNextUse(u);
+        }
+    }
+    for user in users {
+        if ll.opcode(user) != LLVMOpcode::LLVMExtractValue {
+            continue;
+        }
+        // SAFETY: `user` is an extractvalue with one index.
+        let idx = unsafe { *LLVMGetIndices(user) };
+        position_before(ll, user);
+        let part = ll.extract_value(new, idx);
+        if idx == 0 {
+            replace_result(ll, user, part);
+        } else {
+            ll.replace_all_uses(user, part);
+        }
+        // SAFETY: `user` has no uses left.
+        unsafe { LLVMInstructionEraseFromParent(user) };
+    }
+    if !ll.has_uses(i) {
+        // SAFETY: no uses remain.
+        unsafe { LLVMInstructionEraseFromParent(i) };
+    }
+    true
+}
+
+fn xchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
+    // SAFETY: `i` is an atomicrmw.
+    let op = unsafe { LLVMGetAtomicRMWBinOp(i) };
+    let v = ll.operand(i, 1);
+    if op != inkwell::llvm_sys::LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpXchg
+        || !is_i64(ll, v)
+        || slot_load(ll, v, slots).is_none()
+    {
+        return false;
+    }
+    let vp = as_ptr(ll, v, slots, i);
+    let p = ll.operand(i, 0);
+    // SAFETY: builder positioned before `i`; ordering copied.
+    let new = unsafe {
+        let r = LLVMBuildAtomicRMW(ll.builder_ref(), op, p, vp, LLVMGetOrdering(i), 0);
+        LLVMSetAlignment(r, 8);
+        r
+    };
+    replace_result(ll, i, new);
+    if !ll.has_uses(i) {
+        // SAFETY: no uses remain.
+        unsafe { LLVMInstructionEraseFromParent(i) };
+    }
+    true
+}
+
+fn load(ll: &Ll, i: V, ptr_loaded: &HashSet<V>) -> bool {
+    if !is_i64(ll, i) {
+        return false;
+    }
+    // Only when the value is parked in a slot that is read as a pointer.
+    let mut parked = false;
+    // SAFETY: `i` is live; its use list is only read.
+    unsafe {
+        let mut u = LLVMGetFirstUse(i);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if ll.opcode(user) == LLVMOpcode::LLVMStore
+                && ll.operand(user, 0) == i
+                && ptr_loaded.contains(&ll.operand(user, 1))
+            {
+                parked = true;
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    if !parked {
+        return false;
+    }
+    position_before(ll, i);
+    let new = ll.load(ll.ptr(), ll.operand(i, 0), 8);
+    ll.set_ordering(new, ll.ordering(i));
+    ll.set_volatile(new, ll.is_volatile(i));
+    replace_result(ll, i, new);
+    if !ll.has_uses(i) {
+        // SAFETY: no uses remain.
+        unsafe { LLVMInstructionEraseFromParent(i) };
+    }
+    true
+}
+
+fn store(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
+    let v = ll.operand(i, 0);
+    if !is_i64(ll, v) || slot_load(ll, v, slots).is_none() {
+        return false;
+    }
+    let vp = as_ptr(ll, v, slots, i);
+    let s = ll.store(vp, ll.operand(i, 1), 8);
+    ll.set_ordering(s, ll.ordering(i));
+    ll.set_volatile(s, ll.is_volatile(i));
+    // SAFETY: a store has no uses.
+    unsafe { LLVMInstructionEraseFromParent(i) };
+    true
+}

@@ -1,0 +1,759 @@
+//! `gimso-cc` as a program: what works before the translation exists (the
+//! front half, the checks, diagnostics, `-E`, `-v`, dependency files, the
+//! runtime search, link-error rewriting, temporary files), and the
+//! front-half flags' promise that clang keeps the user's memory bugs.
+//!
+//! Nothing here depends on `translate_module` succeeding: the end-to-end
+//! tests (compile, link, run) come with the translation.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use gimso_pass::driver::args::{Mode, parse};
+use gimso_pass::driver::pipeline::{
+    BACK_HALF_FLAGS, DriverError, EXIT_INTERNAL, FRONT_HALF_FLAGS, FRONT_HALF_NO_PASSES,
+    RUNTIME_LIB, back_half_user_flags, dependency_defaults, find_runtime, render_command,
+    rewrite_link_errors, verify_translated, version_line, wants_debug,
+};
+use inkwell::context::Context;
+
+const GIMSO_CC: &str = env!("CARGO_BIN_EXE_gimso-cc");
+
+/// A fresh directory for one test.
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("driver_pipeline")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `gimso-cc args` in `dir` with a private `TMPDIR` (`dir/tmp`) and no
+/// inherited gimso variables.
+fn gimso_cc(dir: &Path, args: &[&str]) -> Output {
+    let tmp = dir.join("tmp");
+    fs::create_dir_all(&tmp).unwrap();
+    Command::new(GIMSO_CC)
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", &tmp)
+        .env_remove("GIMSO_LIBDIR")
+        .env_remove("GIMSO_KEEP_TEMPS")
+        .env_remove("GIMSO_CLANG")
+        .output()
+        .expect("run gimso-cc")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_owned).collect()
+}
+
+const ASM_C: &str = "int f(int x) {\n  int y = x;\n  asm(\"mov %eax, %ebx\");\n  return y;\n}\n";
+
+#[test]
+fn version_names_crate_abi_and_clang() {
+    let dir = workdir("version");
+    let out = gimso_cc(&dir, &["--version"]);
+    assert!(out.status.success());
+    let expected = format!(
+        "gimso-cc {} (gimso runtime ABI {}, clang-16)\n",
+        env!("CARGO_PKG_VERSION"),
+        gimso_abi::ABI_VERSION
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert_eq!(format!("{}\n", version_line()), expected);
+
+    // `cc -v` alone (configure scripts) shows both versions.
+    let out = gimso_cc(&dir, &["-v"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with(&expected), "{stdout}");
+    assert!(stdout.contains("clang version 16"), "{stdout}");
+}
+
+#[test]
+fn preprocessing_is_clangs() {
+    let dir = workdir("preprocess");
+    fs::write(
+        dir.join("p.c"),
+        "#define TWICE(x) ((x) * 2)\nint v = TWICE(N);\n#ifdef __OPTIMIZE__\nint o;\n#endif\n",
+    )
+    .unwrap();
+    for opt in ["-O0", "-O2"] {
+        let ours = gimso_cc(&dir, &[opt, "-E", "-DN=21", "p.c"]);
+        assert!(ours.status.success(), "{}", stderr(&ours));
+        let theirs = Command::new("clang-16")
+            .args([opt, "-E", "-DN=21", "p.c"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout)
+        );
+        assert!(String::from_utf8_lossy(&ours.stdout).contains("int v = ((21) * 2);"));
+    }
+    // -o and a name that is only C because of -x c.
+    fs::copy(dir.join("p.c"), dir.join("p.txt")).unwrap();
+    let out = gimso_cc(&dir, &["-E", "-DN=1", "-x", "c", "p.txt", "-o", "p.i"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(
+        fs::read_to_string(dir.join("p.i"))
+            .unwrap()
+            .contains("int v = ((1) * 2);")
+    );
+}
+
+#[test]
+fn rejected_construct_is_a_clang_style_error() {
+    let dir = workdir("reject");
+    fs::write(dir.join("t.c"), ASM_C).unwrap();
+    for opt in ["-O0", "-O2"] {
+        let out = gimso_cc(&dir, &[opt, "-c", "t.c"]);
+        assert_eq!(out.status.code(), Some(1), "{opt}: {}", stderr(&out));
+        let err = stderr(&out);
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("t.c:3:3: error: gimso does not support inline assembly"),
+            "{opt}: {err}"
+        );
+        assert!(first.ends_with("(in function `f`)"), "{opt}: {err}");
+        assert!(err.contains("\n1 error generated.\n"), "{opt}: {err}");
+        assert!(!dir.join("t.o").exists());
+    }
+    // With -g too, and from a subdirectory: the path is shown as given.
+    fs::create_dir_all(dir.join("src")).unwrap();
+    fs::write(dir.join("src/u.c"), ASM_C).unwrap();
+    let out = gimso_cc(&dir, &["-g", "-c", "src/u.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("src/u.c:3:3: error: gimso does not support inline assembly"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn clang_errors_pass_through_with_clangs_status() {
+    let dir = workdir("clang_errors");
+    let ours = gimso_cc(&dir, &["-c", "missing.c"]);
+    let theirs = Command::new("clang-16")
+        .args(["-c", "missing.c"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(ours.status.code(), theirs.status.code());
+    assert_ne!(ours.status.code(), Some(0));
+    assert!(
+        stderr(&ours).contains("no such file or directory: 'missing.c'"),
+        "{}",
+        stderr(&ours)
+    );
+
+    // A C error is clang's, verbatim (exit status 1, no gimso output).
+    fs::write(dir.join("bad.c"), "int f(void) { return undeclared; }\n").unwrap();
+    let ours = gimso_cc(&dir, &["-c", "bad.c"]);
+    assert_eq!(ours.status.code(), Some(1));
+    let err = stderr(&ours);
+    assert!(
+        err.starts_with("bad.c:1:22: error: use of undeclared identifier 'undeclared'"),
+        "{err}"
+    );
+    assert!(!err.contains("gimso"), "{err}");
+
+    // Command-line errors are gimso-cc's own.
+    let out = gimso_cc(&dir, &["-fsanitize=address", "-c", "bad.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("gimso-cc: error: option '-fsanitize=address'"));
+}
+
+#[test]
+fn verbose_shows_the_pipeline() {
+    let dir = workdir("verbose");
+    fs::write(dir.join("t.c"), ASM_C).unwrap();
+    let out = gimso_cc(
+        &dir,
+        &[
+            "-v",
+            "-O2",
+            "-Wall",
+            "-DX=1",
+            "-D_FORTIFY_SOURCE=2",
+            "-c",
+            "t.c",
+        ],
+    );
+    let err = stderr(&out);
+    let front = err
+        .lines()
+        .find(|l| l.starts_with("clang-16 -O2 "))
+        .unwrap_or_else(|| panic!("no front-half command in:\n{err}"));
+    for part in [
+        "-Wall",
+        "-DX=1",
+        "-fno-builtin-malloc",
+        "-fno-builtin-free",
+        "-fno-delete-null-pointer-checks",
+        "-fwrapv",
+        "-gline-tables-only",
+        "-Xclang -disable-llvm-passes -Xclang -disable-O0-optnone -emit-llvm -c t.c -o ",
+    ] {
+        assert!(front.contains(part), "{part} missing from {front}");
+    }
+    // User flags come first so gimso's win.
+    assert!(front.find("-Wall").unwrap() < front.find("-fwrapv").unwrap());
+    assert!(front.find("-D_FORTIFY_SOURCE=2").unwrap() < front.find("-U_FORTIFY_SOURCE").unwrap());
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("gimso-cc: pass: load ") && l.contains("translate")),
+        "{err}"
+    );
+}
+
+#[test]
+fn temporary_files_are_removed_unless_kept() {
+    let dir = workdir("temps");
+    fs::write(dir.join("t.c"), ASM_C).unwrap();
+    let out = gimso_cc(&dir, &["-c", "t.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let left: Vec<_> = fs::read_dir(dir.join("tmp")).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+
+    // Directories of runs that died (no such pid) are swept once stale.
+    let tmp = dir.join("tmp");
+    let dead = |name: &str, age_secs: u64| {
+        let d = tmp.join(name);
+        fs::create_dir_all(&d).unwrap();
+        fs::write(d.join("0-x.bc"), b"").unwrap();
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
+        fs::File::open(&d).unwrap().set_modified(when).unwrap();
+        d
+    };
+    let stale = dead("gimso-cc-4000000000-00000001", 7200);
+    let recent = dead("gimso-cc-4000000000-00000002", 10);
+    let kept = dead("gimso-cc-keep-4000000000-00000003", 7200);
+    let _ = gimso_cc(&dir, &["-c", "t.c"]);
+    assert!(!stale.exists());
+    assert!(recent.exists() && kept.exists());
+    fs::remove_dir_all(recent).unwrap();
+    fs::remove_dir_all(kept).unwrap();
+
+    let out = Command::new(GIMSO_CC)
+        .args(["-c", "t.c"])
+        .current_dir(&dir)
+        .env("TMPDIR", dir.join("tmp"))
+        .env("GIMSO_KEEP_TEMPS", "1")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    let kept = err
+        .lines()
+        .find_map(|l| l.strip_prefix("gimso-cc: keeping temporary files in "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(Path::new(kept).join("0-t.bc").is_file(), "{err}");
+    fs::remove_dir_all(kept).unwrap();
+}
+
+#[test]
+fn dependency_files_name_the_real_output() {
+    let dir = workdir("deps");
+    fs::write(dir.join("h.h"), "#define N 1\n").unwrap();
+    fs::write(dir.join("d.c"), "#include \"h.h\"\nint n = N;\n").unwrap();
+    fs::create_dir_all(dir.join("obj")).unwrap();
+    // The front half writes the file whatever the pass then says.
+    let _ = gimso_cc(&dir, &["-MMD", "-MP", "-c", "d.c", "-o", "obj/d.o"]);
+    let deps = fs::read_to_string(dir.join("obj/d.d")).expect("obj/d.d written");
+    assert!(deps.starts_with("obj/d.o: d.c h.h"), "{deps}");
+    assert!(deps.contains("\nh.h:"), "{deps}");
+
+    let _ = gimso_cc(&dir, &["-MD", "-MF", "x.dep", "-MT", "tgt", "-c", "d.c"]);
+    let deps = fs::read_to_string(dir.join("x.dep")).unwrap();
+    assert!(deps.starts_with("tgt: d.c"), "{deps}");
+
+    // -MM alone is preprocessing: clang's output.
+    let out = gimso_cc(&dir, &["-MM", "d.c"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "d.o: d.c h.h\n");
+}
+
+#[test]
+fn runtime_search_names_every_place() {
+    let dir = workdir("runtime");
+    let exe = dir.join("prefix/bin/gimso-cc");
+    let err = find_runtime(None, Some(&exe), None).unwrap_err();
+    let msg = err.to_string();
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!(
+        lines[0],
+        "gimso-cc: error: cannot find the gimso runtime library 'libgimso.a'; searched:"
+    );
+    assert!(lines[1].contains(&format!("{}/prefix/bin/libgimso.a", dir.display())));
+    assert!(lines[2].contains(&format!("{}/prefix/lib/libgimso.a", dir.display())));
+    assert_eq!(lines[3], "  $GIMSO_LIBDIR (not set)");
+    assert!(lines[4].contains("cargo build --release -p gimso"), "{msg}");
+    assert!(lines[4].contains("--gimso-libdir=DIR"), "{msg}");
+
+    // Found: next to the binary first, then ../lib, then $GIMSO_LIBDIR.
+    let envdir = dir.join("env");
+    fs::create_dir_all(&envdir).unwrap();
+    fs::write(envdir.join(RUNTIME_LIB), b"!<arch>\n").unwrap();
+    assert_eq!(
+        find_runtime(None, Some(&exe), Some(&envdir)).unwrap(),
+        envdir.join(RUNTIME_LIB)
+    );
+    fs::create_dir_all(dir.join("prefix/lib")).unwrap();
+    fs::write(dir.join("prefix/lib").join(RUNTIME_LIB), b"!<arch>\n").unwrap();
+    assert_eq!(
+        find_runtime(None, Some(&exe), Some(&envdir)).unwrap(),
+        dir.join("prefix/lib").join(RUNTIME_LIB)
+    );
+    // --gimso-libdir is the only place looked at when given.
+    let err = find_runtime(Some(&dir), Some(&exe), Some(&envdir)).unwrap_err();
+    assert_eq!(err.searched.len(), 1);
+    assert!(err.to_string().contains("(--gimso-libdir)"));
+    assert!(!err.to_string().contains("$GIMSO_LIBDIR"));
+
+    // The binary reports it before compiling anything.
+    fs::write(dir.join("ok.c"), "int main(void) { return 0; }\n").unwrap();
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let flag = format!("--gimso-libdir={}", empty.display());
+    let out = gimso_cc(&dir, &[&flag, "ok.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("gimso-cc: error: cannot find the gimso runtime library"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{}/libgimso.a (--gimso-libdir)", empty.display())),
+        "{err}"
+    );
+    assert!(!dir.join("a.out").exists());
+}
+
+/// GNU ld 2.40's output for a program calling `foo` and reading `bar`
+/// (neither has a gimso definition) and calling an undefined C function.
+const GNU_LD: &str = "\
+/usr/bin/ld: m.o: in function `gimso.fn.helper':
+m.c:(.text+0xa): undefined reference to `gimso.fn.foo'
+/usr/bin/ld: m.c:(.text+0x11): undefined reference to `gimso.obj.bar'
+/usr/bin/ld: m.o: in function `main':
+m.c:(.text+0x3d): undefined reference to `gimso.fn.foo'
+/usr/bin/ld: m.c:(.text+0x4c): undefined reference to `plain_missing'
+clang: error: linker command failed with exit code 1 (use -v to see invocation)
+";
+
+#[test]
+fn missing_wrappers_are_named_in_link_errors() {
+    let report = rewrite_link_errors(GNU_LD, &[]);
+    let lines: Vec<&str> = report.text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.c:(.text+0xa) in function 'helper', and from 1 other place)",
+            "gimso-cc: error: no gimso wrapper for external function or variable 'bar' (referenced from m.c:(.text+0x11) in function 'helper')",
+            "/usr/bin/ld: m.o: in function `main':",
+            "/usr/bin/ld: m.c:(.text+0x4c): undefined reference to `plain_missing'",
+            "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+            "gimso-cc: note: code compiled by gimso-cc can only call functions that are themselves compiled by gimso-cc or that the gimso runtime wraps; compile the library defining them with gimso-cc",
+        ]
+    );
+    assert_eq!(report.missing, ["foo", "bar"]);
+
+    // With debug info (file:line), and temporary objects renamed.
+    let with_g = "\
+/usr/bin/ld: /tmp/gimso-cc-1-0/0-m.o: in function `gimso.fn.main':
+/src/m.c:6: undefined reference to `gimso.fn.puts'
+/usr/bin/ld: /src/m.c:7: more undefined references to `gimso.fn.puts' follow
+/usr/bin/ld: /tmp/gimso-cc-1-0/0-m.o: in function `gimso.fn.g':
+/src/m.c:9: undefined reference to `other'
+";
+    let renames = [("/tmp/gimso-cc-1-0/0-m.o".to_owned(), "m.c".to_owned())];
+    let report = rewrite_link_errors(with_g, &renames);
+    assert_eq!(
+        report.text,
+        "gimso-cc: error: no gimso wrapper for external function 'puts' (referenced from /src/m.c:6 in function 'main')\n\
+         /usr/bin/ld: m.c: in function `gimso.fn.g':\n\
+         /src/m.c:9: undefined reference to `other'\n\
+         gimso-cc: note: code compiled by gimso-cc can only call functions that are themselves compiled by gimso-cc or that the gimso runtime wraps; compile the library defining them with gimso-cc\n"
+    );
+
+    // gold.
+    let gold = "m.o:m.c:function gimso.fn.helper: error: undefined reference to 'gimso.fn.foo'\n";
+    assert_eq!(
+        rewrite_link_errors(gold, &[]).text.lines().next().unwrap(),
+        "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.o:m.c:function helper)"
+    );
+
+    // lld and mold.
+    let lld = "\
+ld.lld: error: undefined symbol: gimso.fn.foo
+>>> referenced by m.c:5
+>>>               m.o:(gimso.fn.helper)
+>>> referenced by m.o:(main)
+ld.lld: error: undefined symbol: other
+>>> referenced by m.o:(main)
+clang: error: linker command failed with exit code 1 (use -v to see invocation)
+";
+    let report = rewrite_link_errors(lld, &[]);
+    let lines: Vec<&str> = report.text.lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.c:5 in function 'helper', and from 1 other place)",
+            "ld.lld: error: undefined symbol: other",
+            ">>> referenced by m.o:(main)",
+            "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+        ]
+    );
+
+    // A call references the entry and the function object: one error,
+    // and it is a function.
+    let both = "\
+/usr/bin/ld: m.o: in function `main':
+m.c:(.text+0x74): undefined reference to `gimso.obj.mkfifo'
+/usr/bin/ld: m.c:(.text+0x82): undefined reference to `gimso.fn.mkfifo'
+";
+    let report = rewrite_link_errors(both, &[]);
+    assert_eq!(
+        report.text.lines().next().unwrap(),
+        "gimso-cc: error: no gimso wrapper for external function 'mkfifo' (referenced from m.c:(.text+0x74) in function 'main')"
+    );
+    assert_eq!(report.text.lines().count(), 2, "{}", report.text);
+    assert_eq!(report.missing, ["mkfifo"]);
+
+    // Output without gimso symbols is untouched.
+    let plain = "/usr/bin/ld: warning: x.o: missing .note.GNU-stack section\n";
+    let report = rewrite_link_errors(plain, &[]);
+    assert_eq!(report.text, plain);
+    assert!(report.missing.is_empty());
+}
+
+#[test]
+fn link_errors_are_rewritten_end_to_end() {
+    let dir = workdir("link");
+    // An object as the translation will emit it: calls go to gimso.fn.NAME.
+    fs::write(
+        dir.join("m.c"),
+        "extern int foo(int) __asm__(\"gimso.fn.foo\");\n\
+         int main(void) { return foo(1); }\n",
+    )
+    .unwrap();
+    let status = Command::new("clang-16")
+        .args(["-c", "m.c", "-o", "m.o"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // An empty runtime archive: only the wrapper for `foo` is missing.
+    let lib = dir.join("lib");
+    fs::create_dir_all(&lib).unwrap();
+    fs::write(lib.join(RUNTIME_LIB), b"!<arch>\n").unwrap();
+    let flag = format!("--gimso-libdir={}", lib.display());
+    let out = gimso_cc(&dir, &[&flag, "m.o", "-o", "prog"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.c:(.text+"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("in function 'main')"), "{err}");
+    assert!(
+        !err.contains("undefined reference to `gimso.fn.foo'"),
+        "{err}"
+    );
+
+    // -v shows the link command, with the runtime after the inputs.
+    let out = gimso_cc(&dir, &["-v", &flag, "m.o", "-lm", "-o", "prog"]);
+    let err = stderr(&out);
+    let link = err
+        .lines()
+        .find(|l| l.starts_with("clang-16 "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let runtime = lib.join(RUNTIME_LIB).display().to_string();
+    assert!(
+        link.contains(&format!("m.o -lm {runtime} -lpthread -ldl -lm -o prog")),
+        "{link}"
+    );
+}
+
+#[test]
+fn a_module_the_verifier_rejects_is_an_internal_error() {
+    let ctx = Context::create();
+    let module = ctx.create_module("broken");
+    let fn_type = ctx.void_type().fn_type(&[], false);
+    let ok = module.add_function("fine", fn_type, None);
+    let builder = ctx.create_builder();
+    builder.position_at_end(ctx.append_basic_block(ok, "entry"));
+    builder.build_return(None).unwrap();
+    // A block without a terminator.
+    let bad = module.add_function("broken_fn", fn_type, None);
+    ctx.append_basic_block(bad, "entry");
+
+    let err = verify_translated(&module, Path::new("x.c")).unwrap_err();
+    assert!(matches!(err, DriverError::Internal(_)));
+    assert_eq!(err.exit_code(), EXIT_INTERNAL);
+    let msg = err.message().unwrap();
+    assert!(
+        msg.starts_with("gimso-cc: internal compiler error: the translation of x.c fails LLVM verification in function `broken_fn`"),
+        "{msg}"
+    );
+    assert!(msg.contains("does not have terminator"), "{msg}");
+
+    let fine = ctx.create_module("fine");
+    assert!(verify_translated(&fine, Path::new("x.c")).is_ok());
+}
+
+#[test]
+fn helper_rules() {
+    assert!(!wants_debug(&args("-O2 -Wall")));
+    assert!(wants_debug(&args("-g")));
+    assert!(wants_debug(&args("-gdwarf-4")));
+    assert!(wants_debug(&args("-ggdb3")));
+    assert!(!wants_debug(&args("-g -g0")));
+    assert!(!wants_debug(&args("-gsplit-dwarf")));
+
+    assert_eq!(
+        back_half_user_flags(&args(
+            "-Iinc -DX -std=c11 -Wall -fPIC -flto -ffunction-sections -march=native -g -MMD"
+        )),
+        args("-fPIC -ffunction-sections -march=native -g")
+    );
+
+    let d = |flags: &str, target: &str| -> Vec<String> {
+        dependency_defaults(&args(flags), Path::new(target))
+            .into_iter()
+            .map(|s| s.to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(d("-MMD -MP", "obj/a.o"), args("-MF obj/a.d -MT obj/a.o"));
+    assert_eq!(d("-MD -MF x.d", "a.o"), args("-MT a.o"));
+    assert_eq!(d("-MD -MQ $t", "a.o"), args("-MF a.d"));
+    assert!(d("-Wall", "a.o").is_empty());
+
+    let mut cmd = Command::new("clang-16");
+    cmd.args(["-DS=\"a b\"", "-c", "it's.c"]);
+    assert_eq!(
+        render_command(&cmd),
+        r#"clang-16 '-DS="a b"' -c 'it'\''s.c'"#
+    );
+    assert_eq!(BACK_HALF_FLAGS[0], "-Qunused-arguments");
+}
+
+#[test]
+fn driver_options() {
+    let inv = parse(&args("-v --gimso-libdir=/opt/g -c a.c")).unwrap();
+    assert!(inv.verbose);
+    assert_eq!(inv.gimso_libdir, Some(PathBuf::from("/opt/g")));
+    let inv = parse(&args("--gimso-libdir /opt/h a.o")).unwrap();
+    assert_eq!(inv.gimso_libdir, Some(PathBuf::from("/opt/h")));
+    assert_eq!(parse(&args("-v")).unwrap().mode, Mode::Version);
+    assert!(parse(&args("-S -emit-llvm a.c")).unwrap().emit_llvm);
+    assert!(
+        parse(&args("-emit-llvm a.c"))
+            .unwrap_err()
+            .to_string()
+            .contains("cannot be used when linking")
+    );
+    assert!(
+        parse(&args("--gimso-libdir"))
+            .unwrap_err()
+            .to_string()
+            .contains("missing value")
+    );
+}
+
+/// Functions whose memory bugs clang -O2 deletes without the front-half
+/// flags, and the instruction that must survive with them.
+const UB_CASES: &str = r#"
+#include <stdlib.h>
+#include <string.h>
+#include <malloc.h>
+void uaf_store(void) { char *p = malloc(16); free(p); p[0] = 1; }
+void malloc_free_pair(void) { char *p = malloc(16); free(p); }
+void double_free(void) { char *p = malloc(8); free(p); free(p); }
+void store_before_free(char *p) { p[0] = 1; free(p); }
+void memset_before_free(char *p) { memset(p, 0, 64); free(p); }
+int malloc_read(void) { int *p = malloc(16); int r = p[9]; free(p); return r; }
+int calloc_oob_read(void) { int *p = calloc(4, 4); int r = p[5]; free(p); return r; }
+void realloc_stale(void) { char *p = malloc(8); char *q = realloc(p, 16); p[0] = 1; free(q); }
+int aligned_read(void) { int *p = aligned_alloc(16, 32); int r = p[9]; free(p); return r; }
+int memalign_read(void) { int *p = memalign(16, 32); int r = p[9]; free(p); return r; }
+int deref_then_check(int *p) { int v = *p; if (!p) return v + 1; return v; }
+int null_store(void) { int *p = 0; *p = 1; return 2; }
+int overflow_check(int off, int len) { if (off + len < off) return -1; return 0; }
+int ptr_overflow_check(char *p, unsigned long n) { if (p + n < p) return -1; return 0; }
+int type_pun(int *i, float *f) { *i = 1; *f = 2.0f; return *i; }
+int uninit_branch(int (*a)(void), int (*b)(void)) { int x; if (x == 5) return a(); return b(); }
+void leaked_oob_store(void) { int *p = malloc(32); p[20] = 1; }
+static int static_helper(int x) { return x * x; }
+int uses_helper(int y) { return static_helper(y) + 1; }
+"#;
+
+/// `(function, what must be in its optimised body)`.
+const UB_EXPECT: &[(&str, &str)] = &[
+    ("uaf_store", "store i8 1, ptr"),
+    ("malloc_free_pair", "call void @free"),
+    ("double_free", "call void @free"),
+    ("store_before_free", "store i8 1, ptr"),
+    ("memset_before_free", "@llvm.memset"),
+    ("malloc_read", "load i32"),
+    ("calloc_oob_read", "load i32"),
+    ("realloc_stale", "store i8 1, ptr"),
+    ("aligned_read", "load i32"),
+    ("memalign_read", "load i32"),
+    ("deref_then_check", "icmp eq ptr"),
+    ("null_store", "store i32 1, ptr null"),
+    ("overflow_check", "icmp slt"),
+    ("ptr_overflow_check", "icmp ult ptr"),
+    ("type_pun", "load i32"),
+    ("uninit_branch", "call i32"),
+];
+
+/// Deleted by clang -O2 even with the flags (glibc declares `malloc` with
+/// `__attribute__((malloc))`: a `noalias` result, so a store to a buffer
+/// that never escapes is dead); kept by gimso-cc's in-process optimiser,
+/// which strips that promise.
+const NEEDS_PROMISES_STRIPPED: (&str, &str) = ("leaked_oob_store", "store i32 1, ptr");
+
+/// The optimised body of each function in `ir`.
+fn bodies(ir: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in ir.lines() {
+        if let Some(rest) = line.strip_prefix("define ") {
+            let name = rest
+                .split('@')
+                .nth(1)
+                .and_then(|s| s.split('(').next())
+                .unwrap_or_default();
+            current = Some((name.to_owned(), String::new()));
+        } else if line == "}" {
+            out.extend(current.take());
+        } else if let Some((_, body)) = &mut current {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    out
+}
+
+fn optimised(dir: &Path, extra: &[&str]) -> Vec<(String, String)> {
+    let out = Command::new("clang-16")
+        .args(["-O2", "-w"])
+        .args(extra)
+        .args(["-emit-llvm", "-S", "ub.c", "-o", "-"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    bodies(&String::from_utf8_lossy(&out.stdout))
+}
+
+#[test]
+fn front_half_flags_keep_the_bugs_the_checks_must_see() {
+    let dir = workdir("ub");
+    fs::write(dir.join("ub.c"), UB_CASES).unwrap();
+    let with = optimised(&dir, FRONT_HALF_FLAGS);
+    let without = optimised(&dir, &[]);
+    let body = |set: &[(String, String)], function: &str| {
+        set.iter()
+            .find(|(n, _)| n == function)
+            .map(|(_, b)| b.clone())
+            .unwrap_or_else(|| panic!("{function} not found"))
+    };
+    for (function, needle) in UB_EXPECT {
+        let body = |set: &[(String, String)]| body(set, function);
+        let kept = body(&with);
+        assert!(
+            kept.contains(needle),
+            "{function}: `{needle}` deleted even with the front-half flags:\n{kept}"
+        );
+        // Each case is one the plain optimiser does delete.
+        let plain = body(&without);
+        assert!(
+            !plain.contains(needle),
+            "{function}: plain clang -O2 keeps `{needle}`; the case tests nothing:\n{plain}"
+        );
+    }
+    let (function, needle) = NEEDS_PROMISES_STRIPPED;
+    assert!(!body(&with, function).contains(needle));
+
+    // gimso-cc's own front half (clang without LLVM passes, then the
+    // in-process optimiser) keeps every case, the last one included.
+    let status = Command::new("clang-16")
+        .args(["-O2", "-w"])
+        .args(FRONT_HALF_FLAGS)
+        .args(FRONT_HALF_NO_PASSES)
+        .args(["-emit-llvm", "-c", "ub.c", "-o", "ub.bc"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let ctx = Context::create();
+    let module = gimso_pass::load_module(&ctx, &dir.join("ub.bc")).unwrap();
+    gimso_pass::optimize::front_half(&module, "2").unwrap();
+    let ours = bodies(&module.print_to_string().to_string());
+    for (function, needle) in UB_EXPECT.iter().chain([&NEEDS_PROMISES_STRIPPED]) {
+        let kept = body(&ours, function);
+        assert!(
+            kept.contains(needle),
+            "{function}: `{needle}` deleted by gimso-cc's front half:\n{kept}"
+        );
+    }
+    // Inlining still happens (no blanket `noinline` from clang's -O0).
+    assert!(!ours.iter().any(|(n, _)| n == "static_helper"));
+
+    // _FORTIFY_SOURCE from distribution flags calls no unwrapped `*_chk`.
+    fs::write(
+        dir.join("fortify.c"),
+        "#include <stdio.h>\n#include <string.h>\n\
+         int main(int c, char **v) { char b[8]; strcpy(b, v[0]); printf(\"%s %d\\n\", b, c); return 0; }\n",
+    )
+    .unwrap();
+    let ir = |extra: &[&str]| {
+        let out = Command::new("clang-16")
+            .args(["-O2", "-D_FORTIFY_SOURCE=2"])
+            .args(extra)
+            .args(["-emit-llvm", "-S", "fortify.c", "-o", "-"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(ir(&[]).contains("@__printf_chk"));
+    assert!(!ir(FRONT_HALF_FLAGS).contains("_chk"));
+
+    // The flags draw no warning, so -Werror builds are unaffected.
+    fs::write(
+        dir.join("clean.c"),
+        "#include <stdlib.h>\nint main(void) { int *p = malloc(4); *p = 1; int r = *p; free(p); return r; }\n",
+    )
+    .unwrap();
+    let out = Command::new("clang-16")
+        .args(["-O2", "-Wall", "-Wextra", "-Werror"])
+        .args(FRONT_HALF_FLAGS)
+        .args([
+            "-gline-tables-only",
+            "-emit-llvm",
+            "-c",
+            "clean.c",
+            "-o",
+            "clean.bc",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
