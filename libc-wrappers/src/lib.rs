@@ -1,1 +1,35 @@
-//! The memory-safe C library surface. Filled by issues 4 and 6.
+//! The memory-safe C library surface compiled programs call (DESIGN §6).
+//!
+//! Every wrapper is defined with [`wrapper!`]: it exports the generic entry
+//! `gimso.fn.NAME` and the function object `gimso.obj.NAME` that code
+//! compiled by `gimso-cc` binds `NAME` to, reads its arguments from the CC
+//! buffers, checks every pointer argument against its capability for
+//! exactly the bytes it touches, and returns capabilities with returned
+//! pointers.
+//!
+//! - [`object`]: static function/global/special objects and [`wrapper!`].
+//! - [`cc`]: reading arguments and writing return values (ABI v1).
+//! - [`call`]: calling compiled code from Rust (main, atexit, qsort).
+//! - [`mem`]: checked reads, writes and C strings.
+//! - [`report`]: the wrappers' own safety reports.
+//! - [`start`]: `gimso_start_main`, `exit`, `atexit`, `abort`, `__assert_fail`.
+//! - [`format`]: the `printf` engine.
+//! - [`stdio`]: the standard streams and the `printf`/`puts` families.
+//! - [`malloc`], [`string`], [`stdlib`], [`errno`], [`math`], [`ctype`], [`time`]:
+//!   the rest of libc.
+
+pub mod call;
+pub mod cc;
+pub mod ctype;
+pub mod errno;
+pub mod format;
+pub mod malloc;
+pub mod math;
+pub mod mem;
+pub mod object;
+pub mod report;
+pub mod start;
+pub mod stdio;
+pub mod stdlib;
+pub mod string;
+pub mod time;

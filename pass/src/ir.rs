@@ -258,6 +258,26 @@ fn alloca_text_is_inalloca(text: &str) -> bool {
         .is_some_and(|(_, rest)| rest.starts_with("inalloca "))
 }
 
+/// Whether operand `i` of `inst` is a first-class value (not metadata, a
+/// block, or a token), i.e. one inkwell's `get_operand` can wrap without
+/// panicking.
+pub(crate) fn operand_is_value(inst: inkwell::values::InstructionValue<'_>, i: u32) -> bool {
+    use inkwell::llvm_sys::LLVMTypeKind::*;
+    use inkwell::values::AsValueRef;
+    // SAFETY: `inst` is a live instruction with more than `i` operands
+    // (callers loop below get_num_operands); only kinds are read.
+    unsafe {
+        let op = inkwell::llvm_sys::core::LLVMGetOperand(inst.as_value_ref(), i);
+        if op.is_null() {
+            return false;
+        }
+        !matches!(
+            inkwell::llvm_sys::core::LLVMGetTypeKind(inkwell::llvm_sys::core::LLVMTypeOf(op)),
+            LLVMMetadataTypeKind | LLVMLabelTypeKind | LLVMTokenTypeKind | LLVMVoidTypeKind
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,22 +312,3 @@ mod tests {
     }
 }
 
-/// Whether operand `i` of `inst` is a first-class value (not metadata, a
-/// block, or a token), i.e. one inkwell's `get_operand` can wrap without
-/// panicking.
-pub(crate) fn operand_is_value(inst: inkwell::values::InstructionValue<'_>, i: u32) -> bool {
-    use inkwell::llvm_sys::LLVMTypeKind::*;
-    use inkwell::values::AsValueRef;
-    // SAFETY: `inst` is a live instruction with more than `i` operands
-    // (callers loop below get_num_operands); only kinds are read.
-    unsafe {
-        let op = inkwell::llvm_sys::core::LLVMGetOperand(inst.as_value_ref(), i);
-        if op.is_null() {
-            return false;
-        }
-        !matches!(
-            inkwell::llvm_sys::core::LLVMGetTypeKind(inkwell::llvm_sys::core::LLVMTypeOf(op)),
-            LLVMMetadataTypeKind | LLVMLabelTypeKind | LLVMTokenTypeKind | LLVMVoidTypeKind
-        )
-    }
-}

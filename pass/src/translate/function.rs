@@ -1541,10 +1541,7 @@ impl FnTx<'_, '_, '_> {
             if let Some(t) = self.vals.get_mut(&inst) {
                 t.cap = Some(cap);
             }
-        } else if n.starts_with("llvm.is.constant") {
-            let c = self.m.ll.const_int(ty, 0);
-            self.set(inst, Tx::plain(c));
-        } else if n == "llvm.eh.typeid.for" {
+        } else if n.starts_with("llvm.is.constant") || n == "llvm.eh.typeid.for" {
             let c = self.m.ll.const_int(ty, 0);
             self.set(inst, Tx::plain(c));
         } else {

@@ -78,10 +78,6 @@ impl Ll {
 
     // ---- types ---------------------------------------------------------
 
-    pub fn i1(&self) -> T {
-        // SAFETY: the context is live (invariant).
-        unsafe { LLVMInt1TypeInContext(self.ctx) }
-    }
     pub fn i8(&self) -> T {
         // SAFETY: as above.
         unsafe { LLVMInt8TypeInContext(self.ctx) }
@@ -161,19 +157,6 @@ impl Ll {
     pub fn fn_ret(&self, fnty: T) -> T {
         // SAFETY: `fnty` is a function type.
         unsafe { LLVMGetReturnType(fnty) }
-    }
-    pub fn fn_params(&self, fnty: T) -> Vec<T> {
-        // SAFETY: `fnty` is a function type.
-        unsafe {
-            let n = LLVMCountParamTypes(fnty);
-            let mut v = vec![std::ptr::null_mut(); n as usize];
-            LLVMGetParamTypes(fnty, v.as_mut_ptr());
-            v
-        }
-    }
-    pub fn fn_is_vararg(&self, fnty: T) -> bool {
-        // SAFETY: `fnty` is a function type.
-        unsafe { LLVMIsFunctionVarArg(fnty) != 0 }
     }
     pub fn size_of(&self, ty: T) -> u64 {
         // SAFETY: `ty` is a sized type of this module's context.
@@ -288,10 +271,6 @@ impl Ll {
             String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
         }
     }
-    pub fn set_name(&self, v: V, name: &str) {
-        // SAFETY: live value; the name is copied.
-        unsafe { LLVMSetValueName2(v, name.as_ptr().cast(), name.len()) }
-    }
     pub fn is_a(&self, v: V, what: unsafe extern "C" fn(V) -> V) -> bool {
         // SAFETY: `LLVMIsA*` functions only inspect the value's kind.
         unsafe { !what(v).is_null() }
@@ -375,9 +354,6 @@ impl Ll {
     pub fn set_visibility_of(&self, to: V, from: V) {
         // SAFETY: both are global values.
         unsafe { LLVMSetVisibility(to, LLVMGetVisibility(from)) }
-    }
-    pub fn set_section_none(&self, g: V) {
-        let _ = g;
     }
     pub fn functions(&self) -> Vec<V> {
         let mut out = Vec::new();
@@ -587,16 +563,8 @@ impl Ll {
         // SAFETY: `inst` is a cmpxchg.
         unsafe { LLVMGetWeak(inst) != 0 }
     }
-    pub fn icmp_predicate(&self, inst: V) -> LLVMIntPredicate {
-        // SAFETY: `inst` is an icmp.
-        unsafe { LLVMGetICmpPredicate(inst) }
-    }
     pub fn function_type_of(&self, f: V) -> T {
         self.global_value_type(f)
-    }
-    pub fn intrinsic_id(&self, f: V) -> u32 {
-        // SAFETY: `f` is a function.
-        unsafe { LLVMGetIntrinsicID(f) }
     }
     pub fn delete_function(&self, f: V) {
         // SAFETY: `f` is a function without remaining uses.
@@ -763,14 +731,6 @@ impl Ll {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAnd(self.builder, a, b, c"".as_ptr()) }
     }
-    pub fn or(&self, a: V, b: V) -> V {
-        // SAFETY: builder positioned; same integer type.
-        unsafe { LLVMBuildOr(self.builder, a, b, c"".as_ptr()) }
-    }
-    pub fn add(&self, a: V, b: V) -> V {
-        // SAFETY: builder positioned; same integer type.
-        unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
-    }
     pub fn sub(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildSub(self.builder, a, b, c"".as_ptr()) }
@@ -860,10 +820,5 @@ impl Ll {
     pub fn instructions_parent(&self, inst: V) -> B {
         // SAFETY: `inst` is an instruction in a block.
         unsafe { LLVMGetInstructionParent(inst) }
-    }
-    pub fn fence_like_clone(&self, inst: V) -> V {
-        let c = self.clone_inst(inst);
-        self.insert(c);
-        c
     }
 }

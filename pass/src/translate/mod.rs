@@ -47,6 +47,9 @@ pub struct TranslateStats {
     pub heap_allocas: usize,
 }
 
+/// (priority, native stub) of a constructor or destructor list.
+pub(crate) type Structors = Vec<(u64, V)>;
+
 /// Module-wide translation state.
 pub(crate) struct ModTx<'a, 'ctx> {
     pub ll: Ll,
@@ -62,7 +65,7 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub errors: Vec<Diagnostic>,
     pub stats: TranslateStats,
     /// New (priority, function) constructor and destructor lists.
-    pub pending_structors: Option<(Vec<(u64, V)>, Vec<(u64, V)>)>,
+    pub pending_structors: Option<(Structors, Structors)>,
 }
 
 impl ModTx<'_, '_> {
