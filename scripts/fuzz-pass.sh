@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Feeds llvm-stress-16 modules through the pass (today: loading, verifying
-# and the rejection checker) and fails on the first crash or diagnostic.
+# Feeds llvm-stress-16 modules through the pass (loading, the rejection
+# checker, the analyses, prepare and the translation, with the verifier on
+# every output) and fails on the first crash, diagnostic or invalid output.
 #   scripts/fuzz-pass.sh [seeds]     (default 1000)
 set -euo pipefail
 cd "$(dirname "$0")/.."

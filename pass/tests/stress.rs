@@ -1,5 +1,6 @@
 //! `llvm-stress-16` output (the fuzz corpus of DESIGN §8): the loader and the
-//! checker must handle it without crashing, and it uses nothing rejected.
+//! checker must handle it without crashing, it uses nothing rejected, and
+//! its translation verifies.
 //!
 //! The default run takes 25 seeds; `scripts/fuzz-pass.sh [N]` runs N
 //! (`PASS_FUZZ_SEEDS=N`, sizes varying with the seed).
@@ -40,6 +41,14 @@ fn llvm_stress_modules_are_accepted() {
         module
             .verify()
             .unwrap_or_else(|e| panic!("{name} after prepare: {e}"));
+        // The translation itself: no crash, no diagnostic, output verifies
+        // (translate_module runs the verifier and reports a failure).
+        if let Err(d) = gimso_pass::translate::translate_module(&module) {
+            panic!(
+                "{name}: {}",
+                d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")
+            );
+        }
     }
-    eprintln!("{seeds} llvm-stress-16 modules loaded, checked, prepared and verified");
+    eprintln!("{seeds} llvm-stress-16 modules loaded, checked, prepared, translated and verified");
 }
