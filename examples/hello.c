@@ -1,64 +1,57 @@
 /*
- * A linked list built through the gimso runtime's C ABI (include/gimso.h):
- * every node is a capability object, every pointer is stored with its
- * capability in shadow storage, and every access is checked. Until the
- * gimso-cc pass exists this is what compiled code will do, written by hand.
+ * Plain C, compiled by gimso-cc: a linked list, a string table, and two
+ * bugs that become safety reports instead of undefined behaviour.
  *
- *   ./hello          builds, walks and frees a list; prints the sum
- *   ./hello overflow writes one word past a node: a safety report, exit 134
- *   ./hello uaf      reads a freed node: a safety report, exit 134
+ *   ./hello          builds and walks a list, sorts some words
+ *   ./hello overflow writes one int past a heap array: exit 134
+ *   ./hello uaf      reads a freed node: exit 134
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "gimso.h"
-
-struct node {           /* layout of the payload */
+struct node {
     long value;
-    struct node *next;  /* stored with gimso_store_ptr */
+    struct node *next;
 };
 
-static long load_long(gimso_ptr p) {
-    gimso_check_access(p, sizeof(long), GIMSO_ACCESS_READ);
-    return *(long *)gimso_ptr_address(p);
-}
-
-static void store_long(gimso_ptr p, long v) {
-    gimso_check_access(p, sizeof(long), GIMSO_ACCESS_WRITE);
-    *(long *)gimso_ptr_address(p) = v;
+static int by_name(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "";
-    printf("gimso runtime ABI version %u\n", gimso_abi_version());
-
-    gimso_ptr head = {0, 0};
+    struct node *head = NULL;
     for (long i = 1; i <= 10; i++) {
-        gimso_ptr n = gimso_alloc(sizeof(struct node));
-        store_long(n, i * i);
-        gimso_store_ptr(gimso_ptr_offset(n, offsetof(struct node, next)), head);
+        struct node *n = malloc(sizeof *n);
+        n->value = i * i;
+        n->next = head;
         head = n;
     }
-
     long sum = 0;
-    for (gimso_ptr p = head; p.intval != 0;
-         p = gimso_load_ptr(gimso_ptr_offset(p, offsetof(struct node, next))))
-        sum += load_long(p);
+    for (struct node *p = head; p; p = p->next)
+        sum += p->value;
     printf("sum of squares 1..10 = %ld\n", sum);
 
-    if (strcmp(mode, "overflow") == 0) {
-        printf("writing one word past the end of a %zu-byte node...\n", sizeof(struct node));
-        fflush(stdout);
-        store_long(gimso_ptr_offset(head, sizeof(struct node)), 42);
-    }
+    const char *words[] = {"pear", "apple", "fig", "quince", "banana"};
+    qsort(words, 5, sizeof words[0], by_name);
+    for (int i = 0; i < 5; i++)
+        printf("%s%s", words[i], i < 4 ? " " : "\n");
 
-    gimso_ptr second = gimso_load_ptr(gimso_ptr_offset(head, offsetof(struct node, next)));
-    gimso_free(head);
-    if (strcmp(mode, "uaf") == 0) {
-        printf("reading a freed node...\n");
-        fflush(stdout);
-        sum += load_long(head);
+    if (argc > 1 && strcmp(argv[1], "overflow") == 0) {
+        int *a = malloc(4 * sizeof(int));
+        for (int i = 0; i <= 4; i++) /* one too far */
+            a[i] = i;
+        printf("unreachable: %d\n", a[4]);
     }
-    printf("freed the head; second node still holds %ld\n", load_long(second));
+    if (argc > 1 && strcmp(argv[1], "uaf") == 0) {
+        struct node *second = head->next;
+        free(second);
+        printf("unreachable: %ld\n", second->value);
+    }
+    while (head) {
+        struct node *next = head->next;
+        free(head);
+        head = next;
+    }
     return 0;
 }

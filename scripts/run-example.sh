@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# The main job: build the runtime, compile examples/hello.c against
-# libgimso.a with clang-16, and run it (then show two caught bugs).
+# The main job: build the runtime and gimso-cc, compile examples/hello.c
+# with gimso-cc, run it, then show two caught bugs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-cargo build --release --quiet
+cargo build --release --quiet -p gimso -p gimso-pass
 mkdir -p target/examples
-clang-16 -O2 -g -Wall -Werror -Iinclude examples/hello.c target/release/libgimso.a \
-    -lpthread -ldl -lm -o target/examples/hello
+./target/release/gimso-cc -O2 -g -Wall -Werror examples/hello.c -o target/examples/hello
 ./target/examples/hello
 for bug in overflow uaf; do
     echo "--- ./hello $bug (a safety error is expected) ---"

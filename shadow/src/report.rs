@@ -255,7 +255,14 @@ fn append_backtrace(s: &mut String) {
     };
     let skip = frames
         .iter()
-        .take_while(|f| internal(f) || f[0].contains("__rust"))
+        .take_while(|f| {
+            // Also the C API entry that reported (`gimso_access_failed`, ...).
+            let runtime_export = f[0]
+                .trim_start()
+                .split_once(": ")
+                .is_some_and(|(_, name)| name.starts_with("gimso_"));
+            internal(f) || runtime_export || f[0].contains("__rust")
+        })
         .count();
     for (n, f) in frames.iter().skip(skip).take(MAX_FRAMES).enumerate() {
         let name = f[0]
