@@ -1,0 +1,150 @@
+//! Calling compiled code from the runtime (`main`, `atexit` handlers,
+//! `qsort`/`bsearch` comparators) through its generic entry.
+//!
+//! The function pointer passes the call check (a FUNCTION capability whose
+//! entry is the pointer's address); the arguments go into the inline CC
+//! buffers with their capabilities (every other capability word zeroed);
+//! after the call, an exception unwinding into the runtime is a fatal
+//! error and fewer return bytes than the caller expects is a safety error.
+
+use gimso_abi::{CC_INLINE_BYTES, EntryFn, FlightPtr, ThreadAbi, cc_place};
+use gimso_shadow::function::classify_call;
+
+use crate::report;
+
+/// An argument passed to compiled code.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CcArg {
+    /// An `int` (low 4 bytes of its slot, sign-extended).
+    I32(i32),
+    /// A `long` / `size_t` (8 bytes).
+    I64(i64),
+    /// A `double`.
+    F64(f64),
+    /// A pointer with its capability.
+    Ptr(FlightPtr),
+}
+
+/// What compiled code returned: the first return word, its capability and
+/// the byte count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CcReturn {
+    /// Payload word 0 of the return value.
+    pub word: u64,
+    /// Capability word 0 of the return value.
+    pub cap: usize,
+    /// `ret_bytes` the callee reported.
+    pub bytes: u64,
+}
+
+impl CcReturn {
+    /// The value as an `int`.
+    pub fn i32(self) -> i32 {
+        self.word as i32
+    }
+}
+
+/// A checked callee: entry address and capability.
+#[derive(Clone, Copy, Debug)]
+pub struct Callee {
+    entry: EntryFn,
+    lower: usize,
+}
+
+impl Callee {
+    /// Applies the call check to function pointer `f` (reports a
+    /// non-function, a wrong address or a null capability).
+    pub fn check(f: FlightPtr) -> Callee {
+        let entry = match classify_call(f) {
+            Ok(entry) => entry,
+            Err(err) => report::call(err, f),
+        };
+        // SAFETY: the call check proved `entry` is the entry address stored
+        // in a FUNCTION object, i.e. a generic entry (ABI v1).
+        let entry = unsafe { core::mem::transmute::<usize, EntryFn>(entry) };
+        Callee {
+            entry,
+            lower: f.lower,
+        }
+    }
+
+    /// A callee from an entry and capability compiled code handed over
+    /// directly (`gimso_start_main`), with the same check.
+    pub fn from_parts(entry: EntryFn, lower: usize) -> Callee {
+        Callee::check(FlightPtr {
+            intval: entry as usize,
+            lower,
+        })
+    }
+
+    /// Calls with `args`; `expect` bytes of return value are required.
+    /// `what` names the call in reports ("qsort comparator", ...).
+    pub fn call(self, args: &[CcArg], expect: u64, what: &str) -> CcReturn {
+        let thread = gimso_gc::current().abi_ptr().cast_mut();
+        // SAFETY: `thread` is the calling thread's ABI struct, which only
+        // this thread touches while entered.
+        let arg_bytes = unsafe { write_args(thread, args) };
+        // SAFETY: the entry passed the call check; the arguments are in
+        // the CC buffers of the calling thread as ABI v1 lays them out.
+        let result = unsafe { (self.entry)(thread, self.lower, arg_bytes) };
+        if result.has_exception != 0 {
+            report::fatal(&format!(
+                "an exception unwound out of {what} into the C library, which cannot unwind"
+            ));
+        }
+        if result.ret_bytes < expect {
+            report::return_size(what, expect, result.ret_bytes);
+        }
+        if result.ret_bytes == 0 {
+            return CcReturn {
+                word: 0,
+                cap: 0,
+                bytes: 0,
+            };
+        }
+        // SAFETY: `thread` is valid; a non-zero return small enough for us
+        // to read (<= 8 bytes expected) sits in the inline buffers unless it
+        // is larger than they are, in which case word 0 is in the outline.
+        let (word, cap) = unsafe {
+            if result.ret_bytes <= CC_INLINE_BYTES as u64 {
+                ((*thread).cc_payload[0], (*thread).cc_caps[0])
+            } else {
+                (
+                    (*thread).cc_outline_payload.read(),
+                    (*thread).cc_outline_caps.read(),
+                )
+            }
+        };
+        CcReturn {
+            word,
+            cap,
+            bytes: result.ret_bytes,
+        }
+    }
+}
+
+/// Lays `args` out in the inline CC buffers; returns `arg_bytes`.
+///
+/// # Safety
+/// `thread` is the calling thread's ABI struct.
+unsafe fn write_args(thread: *mut ThreadAbi, args: &[CcArg]) -> u64 {
+    let mut end = 0;
+    for a in args {
+        let (offset, next) = cc_place(end, 8, 8);
+        assert!(next as usize <= CC_INLINE_BYTES, "too many arguments");
+        let w = (offset / 8) as usize;
+        let (word, cap) = match *a {
+            CcArg::I32(v) => (v as i64 as u64, 0),
+            CcArg::I64(v) => (v as u64, 0),
+            CcArg::F64(v) => (v.to_bits(), 0),
+            CcArg::Ptr(p) => (p.intval as u64, p.lower),
+        };
+        // SAFETY: w < CC_INLINE_WORDS (asserted); thread is valid.
+        unsafe {
+            (*thread).cc_payload[w] = word;
+            (*thread).cc_caps[w] = cap;
+        }
+        end = next;
+    }
+    end
+}

@@ -1,0 +1,203 @@
+//! Static capability objects the wrappers export: function objects
+//! (`gimso.obj.NAME` of every wrapper) and global data objects holding one
+//! pointer (`gimso.obj.stdout`, ...), laid out exactly as compiled code's
+//! own globals (`include/gimso.h`, "Compiled code").
+//!
+//! Both are built entirely at compile time: the header words hold
+//! addresses of the static itself, which the linker fills in with
+//! relocations, so the objects are valid before any code runs (global
+//! constructors included) and need no start-up step.
+
+use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+
+use gimso_abi::{EntryFn, FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind, WORD_SIZE};
+
+/// The capability object of a function: `{upper, aux}` header followed by
+/// a one-word payload holding the entry address. `upper == lower` (no data
+/// access passes), `aux = FLAG_GLOBAL | FUNCTION`.
+#[repr(C, align(16))]
+#[derive(Debug)]
+pub struct FunctionObject {
+    upper: AtomicPtr<u8>,
+    aux: AtomicU64,
+    entry: AtomicPtr<u8>,
+}
+
+impl FunctionObject {
+    /// The object for `entry`, to be stored at `this` (the static being
+    /// initialised: `static F: FunctionObject = FunctionObject::new(&raw const F, e);`).
+    pub const fn new(this: *const FunctionObject, entry: EntryFn) -> FunctionObject {
+        FunctionObject {
+            upper: AtomicPtr::new(this.cast::<u8>().cast_mut().wrapping_add(HEADER_SIZE)),
+            aux: AtomicU64::new(FLAG_GLOBAL | SpecialKind::Function.to_aux()),
+            entry: AtomicPtr::new(entry as *mut u8),
+        }
+    }
+
+    /// The capability (`lower`): the payload address.
+    pub fn lower(&self) -> usize {
+        &self.entry as *const AtomicPtr<u8> as usize
+    }
+
+    /// The entry address held in the payload.
+    pub fn entry(&self) -> usize {
+        self.entry.load(Ordering::Relaxed) as usize
+    }
+
+    /// The C function pointer to this function: `(entry, lower)`.
+    pub fn pointer(&self) -> FlightPtr {
+        FlightPtr {
+            intval: self.entry(),
+            lower: self.lower(),
+        }
+    }
+}
+
+/// A global variable holding one pointer (`FILE *stdout`): header, the
+/// one-word payload (the pointer's intval) and, right after it, the
+/// payload's shadow word (its capability), which makes the shadow storage
+/// "inline" (`aux == upper`) so the collector needs no separate aux object.
+#[repr(C, align(16))]
+#[derive(Debug)]
+pub struct PointerGlobal {
+    upper: AtomicPtr<u8>,
+    /// `FLAG_GLOBAL | address of shadow` (kept as a pointer so it can be a
+    /// compile-time relocation).
+    aux: AtomicPtr<u8>,
+    payload: AtomicPtr<u8>,
+    shadow: AtomicPtr<u8>,
+}
+
+impl PointerGlobal {
+    /// A global at `this` initialised to the pointer `(value, value)` (a
+    /// pointer to the start of the object whose payload is `value`).
+    pub const fn new(this: *const PointerGlobal, value: *const u8) -> PointerGlobal {
+        let shadow = this
+            .cast::<u8>()
+            .cast_mut()
+            .wrapping_add(HEADER_SIZE + WORD_SIZE);
+        PointerGlobal {
+            upper: AtomicPtr::new(shadow),
+            // Addresses are below 2^48, so adding the flag bit sets it; the
+            // linker resolves the sum as one relocation.
+            aux: AtomicPtr::new(shadow.wrapping_add(FLAG_GLOBAL as usize)),
+            payload: AtomicPtr::new(value.cast_mut()),
+            shadow: AtomicPtr::new(value.cast_mut()),
+        }
+    }
+
+    /// The capability (`lower`) of the global.
+    pub fn lower(&self) -> usize {
+        &self.payload as *const AtomicPtr<u8> as usize
+    }
+
+    /// A pointer to the variable (what `&stdout` is in C).
+    pub fn pointer(&self) -> FlightPtr {
+        FlightPtr::from_lower(self.lower())
+    }
+}
+
+/// A runtime-private special object with a one-word payload, such as the
+/// `FILE` objects of the standard streams: `upper == lower`, so compiled
+/// code can pass the pointer around but never read or write through it.
+#[repr(C, align(16))]
+#[derive(Debug)]
+pub struct SpecialObject {
+    upper: AtomicPtr<u8>,
+    aux: AtomicU64,
+    word: AtomicU64,
+}
+
+impl SpecialObject {
+    /// A global special of `kind` at `this` whose payload word is `word`.
+    pub const fn new(this: *const SpecialObject, kind: SpecialKind, word: u64) -> SpecialObject {
+        SpecialObject {
+            upper: AtomicPtr::new(this.cast::<u8>().cast_mut().wrapping_add(HEADER_SIZE)),
+            aux: AtomicU64::new(FLAG_GLOBAL | kind.to_aux()),
+            word: AtomicU64::new(word),
+        }
+    }
+
+    /// The capability (`lower`).
+    pub fn lower(&self) -> usize {
+        &self.word as *const AtomicU64 as usize
+    }
+
+    /// The pointer to the object.
+    pub fn pointer(&self) -> FlightPtr {
+        FlightPtr::from_lower(self.lower())
+    }
+
+    /// The address of the payload word, for initialising globals at
+    /// compile time.
+    pub const fn payload_address(this: *const SpecialObject) -> *const u8 {
+        this.cast::<u8>().wrapping_add(HEADER_SIZE)
+    }
+}
+
+/// Defines a wrapper: a module `NAME` holding
+///
+/// - `call(args…) -> R`: the behaviour, callable from Rust;
+/// - `entry`: the generic entry, exported as `gimso.fn.NAME`, which checks
+///   `arg_bytes`, reads the arguments from the CC buffers, calls `call` and
+///   writes the return value back;
+/// - `OBJECT`: the function object, exported as `gimso.obj.NAME`.
+///
+/// Argument types implement [`crate::cc::Arg`] (integers, `f64`,
+/// `FlightPtr`, and `VarArgs` last for variadic functions); the return
+/// type implements [`crate::cc::Ret`].
+///
+/// ```ignore
+/// wrapper! {
+///     /// `size_t strlen(const char *s)`
+///     fn strlen(s: FlightPtr) -> usize { c_strlen(s) }
+/// }
+/// ```
+#[macro_export]
+macro_rules! wrapper {
+    ($(#[$meta:meta])* fn $name:ident ($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        $(#[$meta])*
+        #[allow(non_snake_case)]
+        pub mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            /// The wrapper's behaviour, callable from Rust.
+            #[allow(clippy::too_many_arguments, clippy::unused_unit)]
+            pub fn call($($arg: $ty),*) -> $ret $body
+
+            /// The generic entry compiled code calls.
+            ///
+            /// # Safety
+            /// `thread` is the calling thread's ABI struct and its CC
+            /// buffers hold `arg_bytes` of arguments (ABI v1).
+            #[unsafe(export_name = concat!("gimso.fn.", stringify!($name)))]
+            pub unsafe extern "C" fn entry(
+                thread: *mut $crate::cc::ThreadAbi,
+                _callee_lower: usize,
+                arg_bytes: u64,
+            ) -> $crate::cc::EntryResult {
+                const LAYOUT: &[(u64, u64)] = &[$(<$ty as $crate::cc::Arg>::LAYOUT),*];
+                // SAFETY: the caller passes its thread struct and the
+                // argument size (the function's contract).
+                #[allow(unused_mut, unused_variables)]
+                let mut args = unsafe {
+                    $crate::cc::Args::new(thread, arg_bytes, stringify!($name), LAYOUT)
+                };
+                $(
+                    // SAFETY: Args::new checked that arg_bytes covers LAYOUT.
+                    let $arg = unsafe { <$ty as $crate::cc::Arg>::read(&mut args) };
+                )*
+                #[allow(clippy::let_unit_value)]
+                let result = call($($arg),*);
+                // SAFETY: thread is the caller's thread struct.
+                unsafe { $crate::cc::ret(thread, result) }
+            }
+
+            /// The function object (`gimso.obj.NAME`).
+            #[unsafe(export_name = concat!("gimso.obj.", stringify!($name)))]
+            pub static OBJECT: $crate::object::FunctionObject =
+                $crate::object::FunctionObject::new(&raw const OBJECT, entry);
+        }
+    };
+}

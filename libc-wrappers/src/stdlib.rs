@@ -1,0 +1,249 @@
+//! `<stdlib.h>` (besides allocation and exit): number parsing, `qsort`,
+//! `bsearch`, `getenv`, `rand`, `abs`.
+//!
+//! Number parsing runs glibc's own functions on a checked, NUL-terminated
+//! copy of the program's string (a string must be terminated inside its
+//! object), so results and `endptr` positions are glibc's.
+
+use core::ffi::{c_char, c_int};
+
+use gimso_abi::FlightPtr;
+
+use crate::call::{Callee, CcArg};
+use crate::mem::{self, c_string_nul};
+use crate::{errno, wrapper};
+
+/// Runs libc parser `parse` on the string at `nptr`; stores the end
+/// position into `*endptr` (when non-null) with `nptr`'s capability and
+/// copies a failure's errno into the program's.
+fn parse_with<T>(
+    nptr: FlightPtr,
+    endptr: FlightPtr,
+    parse: impl FnOnce(*const c_char, *mut *mut c_char) -> T,
+) -> T {
+    let s = c_string_nul(nptr);
+    let mut end: *mut c_char = core::ptr::null_mut();
+    // SAFETY: __errno_location returns the calling thread's errno.
+    unsafe { *libc::__errno_location() = 0 };
+    let v = parse(s.as_ptr().cast(), &mut end);
+    // SAFETY: as above.
+    let e = unsafe { *libc::__errno_location() };
+    if e != 0 {
+        errno::set(e);
+    }
+    if endptr.intval != 0 || endptr.lower != 0 {
+        let consumed = (end as usize).wrapping_sub(s.as_ptr() as usize);
+        let consumed = if end.is_null() { 0 } else { consumed };
+        mem::store_ptr(endptr, nptr.offset(consumed as isize));
+    }
+    v
+}
+
+wrapper! {
+    /// `int atoi(const char *s)`.
+    fn atoi(s: FlightPtr) -> i32 {
+        let s = c_string_nul(s);
+        // SAFETY: `s` is NUL-terminated.
+        unsafe { libc::atoi(s.as_ptr().cast()) }
+    }
+}
+
+wrapper! {
+    /// `long atol(const char *s)`.
+    fn atol(s: FlightPtr) -> i64 {
+        let s = c_string_nul(s);
+        // SAFETY: `s` is NUL-terminated.
+        unsafe { libc::atol(s.as_ptr().cast()) }
+    }
+}
+
+wrapper! {
+    /// `long long atoll(const char *s)`.
+    fn atoll(s: FlightPtr) -> i64 {
+        let s = c_string_nul(s);
+        // SAFETY: `s` is NUL-terminated.
+        unsafe { libc::atoll(s.as_ptr().cast()) }
+    }
+}
+
+wrapper! {
+    /// `double atof(const char *s)`.
+    fn atof(s: FlightPtr) -> f64 {
+        let s = c_string_nul(s);
+        // SAFETY: `s` is NUL-terminated.
+        unsafe { libc::atof(s.as_ptr().cast()) }
+    }
+}
+
+wrapper! {
+    /// `long strtol(const char *s, char **end, int base)`.
+    fn strtol(s: FlightPtr, end: FlightPtr, base: i32) -> i64 {
+        // SAFETY: parse_with passes a NUL-terminated string and a valid
+        // end pointer.
+        parse_with(s, end, |p, e| unsafe { libc::strtol(p, e, base as c_int) })
+    }
+}
+
+wrapper! {
+    /// `unsigned long strtoul(const char *s, char **end, int base)`.
+    fn strtoul(s: FlightPtr, end: FlightPtr, base: i32) -> u64 {
+        // SAFETY: as for strtol.
+        parse_with(s, end, |p, e| unsafe { libc::strtoul(p, e, base as c_int) })
+    }
+}
+
+wrapper! {
+    /// `long long strtoll(const char *s, char **end, int base)`.
+    fn strtoll(s: FlightPtr, end: FlightPtr, base: i32) -> i64 {
+        // SAFETY: as for strtol.
+        parse_with(s, end, |p, e| unsafe { libc::strtoll(p, e, base as c_int) })
+    }
+}
+
+wrapper! {
+    /// `unsigned long long strtoull(const char *s, char **end, int base)`.
+    fn strtoull(s: FlightPtr, end: FlightPtr, base: i32) -> u64 {
+        // SAFETY: as for strtol.
+        parse_with(s, end, |p, e| unsafe { libc::strtoull(p, e, base as c_int) })
+    }
+}
+
+wrapper! {
+    /// `double strtod(const char *s, char **end)`.
+    fn strtod(s: FlightPtr, end: FlightPtr) -> f64 {
+        // SAFETY: as for strtol.
+        parse_with(s, end, |p, e| unsafe { libc::strtod(p, e) })
+    }
+}
+
+wrapper! {
+    /// `int abs(int x)` (wraps for INT_MIN, as the hardware does).
+    fn abs(x: i32) -> i32 {
+        x.wrapping_abs()
+    }
+}
+
+wrapper! {
+    /// `long labs(long x)`.
+    fn labs(x: i64) -> i64 {
+        x.wrapping_abs()
+    }
+}
+
+wrapper! {
+    /// `long long llabs(long long x)`.
+    fn llabs(x: i64) -> i64 {
+        x.wrapping_abs()
+    }
+}
+
+wrapper! {
+    /// `int rand(void)`: glibc's generator, so sequences match.
+    fn rand() -> i32 {
+        // SAFETY: rand has no preconditions.
+        unsafe { libc::rand() }
+    }
+}
+
+wrapper! {
+    /// `void srand(unsigned seed)`.
+    fn srand(seed: u32) -> () {
+        // SAFETY: srand has no preconditions.
+        unsafe { libc::srand(seed) }
+    }
+}
+
+wrapper! {
+    /// `char *getenv(const char *name)`: a fresh copy of the value (the
+    /// program may read it; it is never shared with libc's environment).
+    fn getenv(name: FlightPtr) -> FlightPtr {
+        let name = c_string_nul(name);
+        // SAFETY: `name` is NUL-terminated; getenv's result is read at once.
+        let value = unsafe {
+            let v = libc::getenv(name.as_ptr().cast());
+            if v.is_null() {
+                return FlightPtr::NULL;
+            }
+            core::ffi::CStr::from_ptr(v).to_bytes().to_vec()
+        };
+        mem::alloc_c_string(&value, false)
+    }
+}
+
+/// A comparator call: `cmp(a, b)` as an `int`.
+fn compare(cmp: Callee, a: FlightPtr, b: FlightPtr, what: &str) -> i32 {
+    cmp.call(&[CcArg::Ptr(a), CcArg::Ptr(b)], 4, what).i32()
+}
+
+/// Stable merge sort of `n` elements of `size` bytes at `b`, through
+/// `tmp` (at least as large), moving elements with their capabilities.
+fn merge_sort(b: FlightPtr, n: usize, size: usize, tmp: FlightPtr, cmp: Callee) {
+    if n <= 1 {
+        return;
+    }
+    let n1 = n / 2;
+    let n2 = n - n1;
+    let b2 = b.offset((n1 * size) as isize);
+    merge_sort(b, n1, size, tmp, cmp);
+    merge_sort(b2, n2, size, tmp, cmp);
+    let at = |p: FlightPtr, i: usize| p.offset((i * size) as isize);
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    while i < n1 && j < n2 {
+        if compare(cmp, at(b, i), at(b2, j), "qsort comparator") <= 0 {
+            mem::memmove(at(tmp, k), at(b, i), size);
+            i += 1;
+        } else {
+            mem::memmove(at(tmp, k), at(b2, j), size);
+            j += 1;
+        }
+        k += 1;
+    }
+    if i < n1 {
+        mem::memmove(at(tmp, k), at(b, i), (n1 - i) * size);
+        k += n1 - i;
+    }
+    // The rest of the second half is already in place.
+    mem::memmove(b, tmp, k * size);
+}
+
+wrapper! {
+    /// `void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))`:
+    /// the whole array must be readable and writable; a stable merge sort
+    /// (as glibc's) that moves capabilities with the elements.
+    fn qsort(base: FlightPtr, n: usize, size: usize, cmp: FlightPtr) -> () {
+        if n <= 1 || size == 0 {
+            return;
+        }
+        let total = n.saturating_mul(size);
+        mem::check_read(base, total);
+        mem::check_write(base, total);
+        let cmp = Callee::check(cmp);
+        let tmp = mem::alloc(total, 16, 0);
+        let _keep = gimso_gc::Root::new(tmp.lower);
+        merge_sort(base, n, size, tmp, cmp);
+    }
+}
+
+wrapper! {
+    /// `void *bsearch(const void *key, const void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))`.
+    fn bsearch(key: FlightPtr, base: FlightPtr, n: usize, size: usize, cmp: FlightPtr) -> FlightPtr {
+        if n == 0 {
+            return FlightPtr::NULL;
+        }
+        let cmp = Callee::check(cmp);
+        let (mut lo, mut hi) = (0usize, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let p = base.offset(mid.wrapping_mul(size) as isize);
+            let r = compare(cmp, key, p, "bsearch comparator");
+            if r < 0 {
+                hi = mid;
+            } else if r > 0 {
+                lo = mid + 1;
+            } else {
+                return p;
+            }
+        }
+        FlightPtr::NULL
+    }
+}
