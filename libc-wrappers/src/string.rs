@@ -261,17 +261,30 @@ wrapper! {
         if start.intval == 0 {
             return FlightPtr::NULL;
         }
-        let text = c_string(start);
-        let skip = text.iter().take_while(|b| set.contains(b)).count();
-        if skip == text.len() {
+        // Scan only as far as this token ends (not the whole rest of the
+        // string each call, which made tokenising quadratic).
+        let avail = crate::mem::readable(start);
+        // SAFETY: readable() checked [start, start + avail).
+        let text = unsafe { crate::mem::bytes(start, avail) };
+        let skip = text.iter().take_while(|&&b| b != 0 && set.contains(&b)).count();
+        if skip == avail {
+            crate::mem::c_strlen(start); // no NUL inside: reports the overread
+        }
+        if text[skip] == 0 {
             *saved = FlightPtr::NULL;
             strtok_keep(FlightPtr::NULL);
             return FlightPtr::NULL;
         }
         let token = start.offset(skip as isize);
-        let len = text[skip..].iter().take_while(|b| !set.contains(b)).count();
+        let len = text[skip..]
+            .iter()
+            .take_while(|&&b| b != 0 && !set.contains(&b))
+            .count();
+        if skip + len == avail {
+            crate::mem::c_strlen(start);
+        }
         let end = token.offset(len as isize);
-        if skip + len == text.len() {
+        if text[skip + len] == 0 {
             *saved = FlightPtr::NULL;
         } else {
             crate::mem::write_bytes(end, &[0]);
