@@ -535,12 +535,10 @@ impl FnTx<'_, '_, '_> {
         let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
         match ll.kind(ty) {
             LLVMTypeKind::LLVMPointerTypeKind => {
-                let f = if atomic {
-                    "gimso_atomic_load_ptr"
-                } else {
-                    "gimso_load_ptr"
-                };
-                let r = call(ll, f, &[p.int, cap]);
+                if !atomic {
+                    return self.inline_load_ptr(p.int, cap);
+                }
+                let r = call(ll, "gimso_atomic_load_ptr", &[p.int, cap]);
                 self.pair(r)
             }
             LLVMTypeKind::LLVMStructTypeKind => {
@@ -622,12 +620,11 @@ impl FnTx<'_, '_, '_> {
         let vcap = v.cap.unwrap_or_else(|| ll.zero(ty));
         match ll.kind(ty) {
             LLVMTypeKind::LLVMPointerTypeKind => {
-                let f = if atomic {
-                    "gimso_atomic_store_ptr"
+                if atomic {
+                    call(ll, "gimso_atomic_store_ptr", &[p.int, pcap, v.int, vcap]);
                 } else {
-                    "gimso_store_ptr"
-                };
-                call(ll, f, &[p.int, pcap, v.int, vcap]);
+                    self.inline_store_ptr(p.int, pcap, v.int, vcap);
+                }
             }
             LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind => {
                 let parts: Vec<(T, u64)> = if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
@@ -671,6 +668,105 @@ impl FnTx<'_, '_, '_> {
                 }
             }
         }
+    }
+
+    /// The shadow word address of the (checked, aligned) pointer slot
+    /// `addr` of the object `cap`, and whether the object has shadow words.
+    fn shadow_word(&mut self, addr: V, cap: V) -> (V, V) {
+        let ll = &self.m.ll;
+        let i64 = ll.i64();
+        let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
+        let aux = ll.load_relaxed(i64, aux_p, 8);
+        let aux = ll.and(aux, ll.i64c(gimso_abi::AUX_PTR_MASK));
+        let off = ll.sub(ll.ptrtoint(addr, i64), ll.ptrtoint(cap, i64));
+        let word = ll.inttoptr(ll.add_i64(aux, off), ll.ptr());
+        let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, aux, ll.i64c(0));
+        (word, has)
+    }
+
+    /// Non-atomic pointer load, inline (gimso-atomics `plain_load`): the
+    /// capability from the shadow word (the runtime reads atomic boxes),
+    /// the intval from the payload.
+    fn inline_load_ptr(&mut self, addr: V, cap: V) -> Tx {
+        let (word, has) = self.shadow_word(addr, cap);
+        let ll = &self.m.ll;
+        let intval = ll.load_relaxed(ll.ptr(), addr, 8);
+        let from = ll.insert_block();
+        let read = ll.append_block(self.new, "");
+        let plain = ll.append_block(self.new, "");
+        let boxed = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        ll.cond_br(has, read, join);
+        ll.position_at_end(read);
+        let w = ll.load(ll.i64(), word, 8);
+        ll.set_ordering(w, LLVMAtomicOrdering::LLVMAtomicOrderingAcquire);
+        let tag = ll.and(w, ll.i64c(gimso_abi::SHADOW_BOX_TAG as u64));
+        let is_box = ll.icmp(LLVMIntPredicate::LLVMIntNE, tag, ll.i64c(0));
+        ll.cond_br(is_box, boxed, plain);
+        ll.position_at_end(plain);
+        let lower_plain = ll.inttoptr(w, ll.ptr());
+        ll.br(join);
+        ll.position_at_end(boxed);
+        let r = call(ll, "gimso_load_ptr", &[addr, cap]);
+        let lower_boxed = ll.extract_value(r, 1);
+        ll.br(join);
+        ll.position_at_end(join);
+        let lower = ll.phi(ll.ptr());
+        ll.add_incoming(lower, ll.null_ptr(), from);
+        ll.add_incoming(lower, lower_plain, plain);
+        ll.add_incoming(lower, lower_boxed, boxed);
+        Tx {
+            int: intval,
+            cap: Some(lower),
+        }
+    }
+
+    /// Non-atomic pointer store, inline (gimso-atomics `plain_store`); the
+    /// runtime takes over while the collector marks (store barrier) and
+    /// when the object needs its shadow words created.
+    fn inline_store_ptr(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+        let (word, has) = self.shadow_word(addr, cap);
+        let ll = &self.m.ll;
+        let flag = ll
+            .get_global(gimso_abi::MARKING_FLAG_SYMBOL)
+            .unwrap_or_else(|| ll.add_global(ll.i8(), gimso_abi::MARKING_FLAG_SYMBOL));
+        let marking = ll.load_relaxed(ll.i8(), flag, 1);
+        let marking = ll.icmp(
+            LLVMIntPredicate::LLVMIntNE,
+            marking,
+            ll.const_int(ll.i8(), 0),
+        );
+        let vnull = ll.icmp(
+            LLVMIntPredicate::LLVMIntEQ,
+            ll.ptrtoint(vcap, ll.i64()),
+            ll.i64c(0),
+        );
+        let nothing_to_shadow = ll.or_i1(has, vnull);
+        let fast_ok = ll.and(
+            nothing_to_shadow,
+            ll.icmp(
+                LLVMIntPredicate::LLVMIntEQ,
+                marking,
+                ll.const_int(ll.i1_ty(), 0),
+            ),
+        );
+        let fast = ll.append_block(self.new, "");
+        let shadow = ll.append_block(self.new, "");
+        let slow = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        ll.cond_br(fast_ok, fast, slow);
+        ll.position_at_end(fast);
+        let st = ll.store(vint, addr, 8);
+        ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        ll.cond_br(has, shadow, join);
+        ll.position_at_end(shadow);
+        let sw = ll.store(vcap, word, 8);
+        ll.set_ordering(sw, LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+        ll.br(join);
+        ll.position_at_end(slow);
+        call(ll, "gimso_store_ptr", &[addr, cap, vint, vcap]);
+        ll.br(join);
+        ll.position_at_end(join);
     }
 
     // ---- CC buffers -------------------------------------------------------------

@@ -731,6 +731,18 @@ impl Ll {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAnd(self.builder, a, b, c"".as_ptr()) }
     }
+    pub fn add_i64(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn or_i1(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildOr(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn i1_ty(&self) -> T {
+        // SAFETY: the context is live (invariant).
+        unsafe { LLVMInt1TypeInContext(self.ctx) }
+    }
     pub fn sub(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildSub(self.builder, a, b, c"".as_ptr()) }
