@@ -489,7 +489,7 @@ impl FnTx<'_, '_, '_> {
         ll.cond_br(nonnull, hdr, bad);
         ll.position_at_end(hdr);
         let upper_p = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
-        let upper = ll.load_relaxed(i64, upper_p, 8);
+        let upper = ll.load_header(upper_p);
         let span = ll.sub(upper, lower);
         let off = ll.sub(addr, lower);
         let mut ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
@@ -501,7 +501,7 @@ impl FnTx<'_, '_, '_> {
         }
         if write {
             let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
-            let aux = ll.load_relaxed(i64, aux_p, 8);
+            let aux = ll.load_header(aux_p);
             let ro = ll.and(aux, ll.i64c(FLAG_READONLY));
             ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.i64c(0)));
         }
@@ -530,6 +530,7 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         if !has_ptr(ll, ty) {
             let v = ll.load(ty, p.int, 1);
+            ll.not_header(v);
             return Tx::plain(v);
         }
         let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
@@ -613,7 +614,8 @@ impl FnTx<'_, '_, '_> {
     fn store_value(&mut self, ty: T, v: Tx, p: Tx, atomic: bool) {
         let ll = &self.m.ll;
         if !has_ptr(ll, ty) {
-            ll.store(v.int, p.int, 1);
+            let s = ll.store(v.int, p.int, 1);
+            ll.not_header(s);
             return;
         }
         let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
@@ -676,7 +678,7 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
-        let aux = ll.load_relaxed(i64, aux_p, 8);
+        let aux = ll.load_header(aux_p);
         let aux = ll.and(aux, ll.i64c(gimso_abi::AUX_PTR_MASK));
         let off = ll.sub(ll.ptrtoint(addr, i64), ll.ptrtoint(cap, i64));
         let word = ll.inttoptr(ll.add_i64(aux, off), ll.ptr());
@@ -757,6 +759,7 @@ impl FnTx<'_, '_, '_> {
         ll.cond_br(fast_ok, fast, slow);
         ll.position_at_end(fast);
         let st = ll.store(vint, addr, 8);
+        ll.not_header(st);
         ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         ll.cond_br(has, shadow, join);
         ll.position_at_end(shadow);
@@ -1137,6 +1140,7 @@ impl FnTx<'_, '_, '_> {
         if !has_ptr(&self.m.ll, ty) {
             let ll = &self.m.ll;
             let v = ll.load(ty, p.int, align as u32);
+            ll.not_header(v);
             ll.set_volatile(v, volatile);
             if atomic {
                 ll.set_ordering(v, ordering);
@@ -1172,6 +1176,7 @@ impl FnTx<'_, '_, '_> {
         if !has_ptr(&self.m.ll, ty) {
             let ll = &self.m.ll;
             let s = ll.store(v.int, p.int, align as u32);
+            ll.not_header(s);
             ll.set_volatile(s, volatile);
             if atomic {
                 ll.set_ordering(s, ordering);

@@ -731,6 +731,40 @@ impl Ll {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAnd(self.builder, a, b, c"".as_ptr()) }
     }
+    /// A load of an object header word (`upper` or `aux`). Plain, so the
+    /// optimiser may merge and hoist repeated checks of one object, and in
+    /// its own alias scope, which no access of the program's memory touches
+    /// (headers lie outside every payload). A racing `free` may then go
+    /// unnoticed for the rest of a loop: the memory stays valid (the
+    /// collector keeps it while referenced), so nothing unsafe follows.
+    pub fn load_header(&self, ptr: V) -> V {
+        let l = self.load(self.i64(), ptr, 8);
+        self.tag(l, "alias.scope");
+        l
+    }
+    /// Marks a program access as not touching object headers.
+    pub fn not_header(&self, inst: V) {
+        self.tag(inst, "noalias");
+    }
+    fn tag(&self, inst: V, kind: &str) {
+        // SAFETY: the context is live; metadata nodes are uniqued by
+        // content, so the same scope list comes back on every call.
+        unsafe {
+            let dom_name = "gimso.header.domain";
+            let scope_name = "gimso.header";
+            let d = LLVMMDStringInContext2(self.ctx, dom_name.as_ptr().cast(), dom_name.len());
+            let mut dops = [d];
+            let domain = LLVMMDNodeInContext2(self.ctx, dops.as_mut_ptr(), 1);
+            let sname =
+                LLVMMDStringInContext2(self.ctx, scope_name.as_ptr().cast(), scope_name.len());
+            let mut sops = [sname, domain];
+            let scope = LLVMMDNodeInContext2(self.ctx, sops.as_mut_ptr(), 2);
+            let mut lops = [scope];
+            let list = LLVMMDNodeInContext2(self.ctx, lops.as_mut_ptr(), 1);
+            let id = LLVMGetMDKindIDInContext(self.ctx, kind.as_ptr().cast(), kind.len() as u32);
+            LLVMSetMetadata(inst, id, LLVMMetadataAsValue(self.ctx, list));
+        }
+    }
     pub fn add_i64(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
