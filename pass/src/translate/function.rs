@@ -1381,10 +1381,9 @@ impl FnTx<'_, '_, '_> {
             (entry, self.m.ll.const_gep_i8(obj, 16))
         } else {
             let f = self.tx(callee);
-            let ll = &self.m.ll;
-            let cap = f.cap.unwrap_or_else(|| ll.null_ptr());
-            let e = call(ll, "gimso_check_call_at", &[f.int, cap, site]);
-            (ll.inttoptr(e, ll.ptr()), cap)
+            let cap = f.cap.unwrap_or_else(|| self.m.ll.null_ptr());
+            self.check_call(f.int, cap, site);
+            (f.int, cap)
         };
         let (payload, caps) = self.write_buffers(layout.bytes);
         self.zero_caps(caps, layout.bytes);
@@ -1431,6 +1430,34 @@ impl FnTx<'_, '_, '_> {
             let normal = self.m.ll.successors(inst)[0];
             self.edge_to(normal);
         }
+    }
+
+    /// The inline call check: a function capability whose entry word is
+    /// the intval; the runtime reports anything else.
+    fn check_call(&mut self, int: V, cap: V, site: V) {
+        let ll = &self.m.ll;
+        let i64 = ll.i64();
+        let nonnull = ll.icmp(
+            LLVMIntPredicate::LLVMIntNE,
+            ll.ptrtoint(cap, i64),
+            ll.i64c(0),
+        );
+        let hdr = ll.append_block(self.new, "");
+        let bad = ll.append_block(self.new, "");
+        let cont = ll.append_block(self.new, "");
+        ll.cond_br(nonnull, hdr, bad);
+        ll.position_at_end(hdr);
+        let aux = ll.load_header(ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64)));
+        let kind = ll.and(aux, ll.i64c(gimso_abi::SPECIAL_MASK));
+        let function = (gimso_abi::SpecialKind::Function as u64) << gimso_abi::SPECIAL_SHIFT;
+        let is_fn = ll.icmp(LLVMIntPredicate::LLVMIntEQ, kind, ll.i64c(function));
+        let entry = ll.load_header(cap);
+        let same = ll.icmp(LLVMIntPredicate::LLVMIntEQ, entry, ll.ptrtoint(int, i64));
+        ll.cond_br(ll.and(is_fn, same), cont, bad);
+        ll.position_at_end(bad);
+        call(ll, "gimso_check_call_at", &[int, cap, site]);
+        ll.br(cont);
+        ll.position_at_end(cont);
     }
 
     fn tx_ret(&mut self, inst: V) {
