@@ -311,4 +311,3 @@ mod tests {
         assert!(!alloca_text_is_inalloca("  %0 = alloca %inalloca, align 4"));
     }
 }
-

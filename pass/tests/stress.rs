@@ -46,7 +46,10 @@ fn llvm_stress_modules_are_accepted() {
         if let Err(d) = gimso_pass::translate::translate_module(&module) {
             panic!(
                 "{name}: {}",
-                d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n")
+                d.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
             );
         }
     }
