@@ -482,14 +482,16 @@ impl FnTx<'_, '_, '_> {
                 0
             };
         let (pi, pc) = (p.int, cap);
+        // The null capability reads an all-zero header (upper 0: nothing
+        // passes), so the check is one branch and the failure block ends
+        // the path: a failed check never passes later (upper only shrinks,
+        // READONLY is never cleared), so nothing joins back, the blocks
+        // merge, and the optimiser sees straight-line code.
+        let null_hdr = self.null_header();
         let ll = &self.m.ll;
-        let cont = ll.append_block(self.new, "");
-        let hdr = ll.append_block(self.new, "");
-        let bad = ll.append_block(self.new, "");
-        ll.cond_br(nonnull, hdr, bad);
-        ll.position_at_end(hdr);
-        let upper_p = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
-        let upper = ll.load_header(upper_p);
+        let own_hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
+        let hdr = ll.select(nonnull, own_hdr, null_hdr);
+        let upper = ll.load_header(hdr);
         let span = ll.sub(upper, lower);
         let off = ll.sub(addr, lower);
         let mut ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
@@ -500,11 +502,12 @@ impl FnTx<'_, '_, '_> {
             ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0)));
         }
         if write {
-            let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
-            let aux = ll.load_header(aux_p);
+            let aux = ll.load_header(ll.gep_i8c(hdr, 8));
             let ro = ll.and(aux, ll.i64c(FLAG_READONLY));
             ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.i64c(0)));
         }
+        let cont = ll.append_block(self.new, "");
+        let bad = ll.append_block(self.new, "");
         ll.cond_br(ok, cont, bad);
         ll.position_at_end(bad);
         call(
@@ -512,8 +515,24 @@ impl FnTx<'_, '_, '_> {
             "gimso_access_failed",
             &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
         );
-        ll.br(cont);
+        // Not reached: the report above ends the program.
+        call(ll, "gimso_unreachable", &[site]);
+        ll.unreachable();
         ll.position_at_end(cont);
+    }
+
+    /// A zeroed header that null capabilities are checked against.
+    fn null_header(&mut self) -> V {
+        let ll = &self.m.ll;
+        if let Some(g) = ll.get_global("gimso.null_header") {
+            return g;
+        }
+        let ty = ll.array_ty(ll.i64(), 2);
+        let g = ll.add_global(ty, "gimso.null_header");
+        ll.set_initializer(g, ll.zero(ty));
+        ll.set_linkage(g, inkwell::llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+        ll.set_alignment(g, 16);
+        g
     }
 
     fn trusted_ptr(&self, p: Tx) -> bool {
