@@ -102,15 +102,15 @@ fn libc_stream(word: u64) -> Stream {
 /// is a `FILE` object (null, freed and other objects are safety errors).
 pub fn stream(p: FlightPtr) -> Stream {
     if p.lower == 0 {
-        report::pointer_error(SafetyError::NullCapability.title(), p, "use as FILE *");
+        report::pointer_error(SafetyError::NullCapability, p, "use as FILE *");
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
     let obj = unsafe { ObjRef::from_lower(p.lower) };
     if obj.is_free() {
-        report::pointer_error(SafetyError::UseAfterFree.title(), p, "use as FILE *");
+        report::pointer_error(SafetyError::UseAfterFree, p, "use as FILE *");
     }
     if obj.kind() != Some(SpecialKind::File) || p.intval != p.lower {
-        report::pointer_error("invalid FILE pointer", p, "use as FILE *");
+        report::pointer_error(SafetyError::InvalidFile, p, "use as FILE *");
     }
     // SAFETY: FILE objects have a one-word runtime-private payload.
     let word = unsafe { (p.lower as *const u64).read() };

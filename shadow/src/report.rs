@@ -59,6 +59,8 @@ pub enum SafetyError {
     Unreachable,
     /// `indirectbr` (computed goto) to an address that is no label of the function.
     BadIndirectBranch,
+    /// A C library call given a `FILE *` that is no open stream object.
+    InvalidFile,
 }
 
 impl SafetyError {
@@ -84,6 +86,7 @@ impl SafetyError {
             SafetyError::ReturnSize => "return size mismatch",
             SafetyError::Unreachable => "unreachable executed",
             SafetyError::BadIndirectBranch => "indirect branch to non-label",
+            SafetyError::InvalidFile => "invalid FILE pointer",
         }
     }
 }
@@ -97,6 +100,8 @@ pub enum Operation {
     Free,
     /// An indirect call.
     Call,
+    /// Another use of a pointer, named for the report (`use as FILE *`).
+    Named(&'static str),
 }
 
 /// Reports `err` for `p` and stops the program.
@@ -121,6 +126,14 @@ pub fn report_detail(err: SafetyError, detail: &str, loc: &SourceLocation) -> ! 
     s.push_str("backtrace:\n");
     append_backtrace(&mut s);
     emit_and_exit(&s)
+}
+
+/// A fatal runtime error (not a safety error): `gimso: fatal error: ...`,
+/// with the safety exit status.
+#[cold]
+#[inline(never)]
+pub fn fatal(message: &str) -> ! {
+    emit_and_exit(&format!("{} {message}\n", gimso_abi::FATAL_REPORT_PREFIX))
 }
 
 fn emit_and_exit(text: &str) -> ! {
@@ -191,6 +204,7 @@ pub fn format_report(
         ),
         Operation::Free => writeln!(s, "  operation:  free"),
         Operation::Call => writeln!(s, "  operation:  call"),
+        Operation::Named(what) => writeln!(s, "  operation:  {what}"),
     };
     let _ = writeln!(s, "  location:   {}", describe_location(loc));
     s.push_str("backtrace:\n");
