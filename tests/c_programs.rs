@@ -33,8 +33,8 @@ use std::fs::File;
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Exit status of a program stopped by a safety error (and of `abort()`).
@@ -313,43 +313,6 @@ fn header_parser() {
     }
 }
 
-/// `gimso-cc`: `$GIMSO_CC`, or built once in release mode together with
-/// `libgimso.a`.
-fn gimso_cc() -> &'static Path {
-    static CC: OnceLock<PathBuf> = OnceLock::new();
-    CC.get_or_init(|| {
-        if let Some(cc) = std::env::var_os("GIMSO_CC") {
-            return PathBuf::from(cc);
-        }
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        for args in [
-            &[
-                "build",
-                "--release",
-                "-p",
-                "gimso-pass",
-                "--bin",
-                "gimso-cc",
-            ][..],
-            &["build", "--release", "-p", "gimso"][..],
-        ] {
-            let status = Command::new(&cargo)
-                .current_dir(support::root())
-                .args(args)
-                .status()
-                .expect("run cargo");
-            assert!(status.success(), "`cargo {}` failed", args.join(" "));
-        }
-        let release = support::profile_dir()
-            .parent()
-            .expect("target dir")
-            .join("release");
-        let cc = release.join("gimso-cc");
-        assert!(cc.exists(), "{} was not built", cc.display());
-        cc
-    })
-}
-
 struct Outcome {
     /// Exit code, or 128 + signal.
     status: i32,
@@ -558,7 +521,7 @@ fn programs_behave_as_declared() {
         Ok(p) => p,
         Err(problems) => panic!("invalid test headers:\n{}", problems.join("\n")),
     };
-    let cc = gimso_cc();
+    let cc = support::gimso_cc();
     let dir = support::scratch("c_programs");
     let jobs: Vec<(&Program, &str)> = programs
         .iter()

@@ -9,7 +9,6 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 
 const PROJECT_FILES: [&str; 6] = [
     "Makefile",
@@ -24,42 +23,6 @@ const PROGRAM: &str = "wordstats";
 
 fn project_dir() -> PathBuf {
     support::root().join("tests/c-make")
-}
-
-/// `gimso-cc`: `$GIMSO_CC`, or built once in release mode together with
-/// `libgimso.a`.
-fn gimso_cc() -> &'static Path {
-    static CC: OnceLock<PathBuf> = OnceLock::new();
-    CC.get_or_init(|| {
-        if let Some(cc) = std::env::var_os("GIMSO_CC") {
-            return PathBuf::from(cc);
-        }
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        for args in [
-            &[
-                "build",
-                "--release",
-                "-p",
-                "gimso-pass",
-                "--bin",
-                "gimso-cc",
-            ][..],
-            &["build", "--release", "-p", "gimso"][..],
-        ] {
-            let status = Command::new(&cargo)
-                .current_dir(support::root())
-                .args(args)
-                .status()
-                .expect("run cargo");
-            assert!(status.success(), "`cargo {}` failed", args.join(" "));
-        }
-        let cc = support::profile_dir()
-            .parent()
-            .expect("target dir")
-            .join("release/gimso-cc");
-        assert!(cc.exists(), "{} was not built", cc.display());
-        cc
-    })
 }
 
 /// A fresh copy of the project in a scratch directory named `name`.
@@ -134,7 +97,7 @@ fn makefile_project_builds_with_clang() {
 
 #[test]
 fn makefile_project_builds_with_gimso_cc() {
-    let gimso = build_and_run("gimso", gimso_cc());
+    let gimso = build_and_run("gimso", support::gimso_cc());
     let clang = build_and_run("clang-reference", Path::new(&support::c_compiler()));
     assert_eq!(
         gimso, clang,

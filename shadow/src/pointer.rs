@@ -77,22 +77,8 @@ fn payload_word<'a>(at: usize) -> &'a AtomicU64 {
 #[inline]
 pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &SourceLocation) {
     let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
-    store_barrier(value.lower);
-    let aux = match obj.aux_words() {
-        Some(aux) => Some(aux),
-        // No aux means every capability here is null: storing a null
-        // capability needs none.
-        None if value.lower == 0 => None,
-        None => ensure_aux(local, obj),
-    };
-    match aux {
-        Some(aux) => {
-            gimso_atomics::plain_store(slot::<AbiBoxReader>(obj, aux, dst.intval), Ptr::from(value))
-        }
-        // Freed since the check: the store is ordered before the free; the
-        // capability is moot because every later access traps.
-        None => payload_word(dst.intval).store(value.intval as u64, Ordering::Relaxed),
-    }
+    // SAFETY: `dst` passed an aligned 8-byte write check against `obj`.
+    unsafe { init_ptr(local, obj, dst.intval, value) }
 }
 
 /// Stores `value` at the aligned word `at` inside `obj` without any check:
@@ -102,6 +88,7 @@ pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &
 /// # Safety
 /// `obj` is a live, non-special object and `at` an 8-aligned address with
 /// `obj.lower() <= at` and `at + 8 <= obj.upper()`.
+#[inline]
 pub unsafe fn init_ptr(local: &mut LocalHeap, obj: ObjRef, at: usize, value: FlightPtr) {
     store_barrier(value.lower);
     let aux = match obj.aux_words() {
@@ -113,6 +100,8 @@ pub unsafe fn init_ptr(local: &mut LocalHeap, obj: ObjRef, at: usize, value: Fli
         Some(aux) => {
             gimso_atomics::plain_store(slot::<AbiBoxReader>(obj, aux, at), Ptr::from(value))
         }
+        // No aux and none can be made (freed since the caller's check): the
+        // capability is moot because every later access traps.
         None => payload_word(at).store(value.intval as u64, Ordering::Relaxed),
     }
 }

@@ -132,3 +132,37 @@ pub fn build_runtime_libraries() -> PathBuf {
     });
     dir
 }
+
+/// `gimso-cc`: `$GIMSO_CC`, or built once in release mode together with
+/// `libgimso.a`.
+pub fn gimso_cc() -> &'static Path {
+    static CC: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    CC.get_or_init(|| {
+        if let Some(cc) = std::env::var_os("GIMSO_CC") {
+            return PathBuf::from(cc);
+        }
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        for args in [
+            &[
+                "build",
+                "--release",
+                "-p",
+                "gimso-pass",
+                "--bin",
+                "gimso-cc",
+            ][..],
+            &["build", "--release", "-p", "gimso"][..],
+        ] {
+            let status = Command::new(&cargo)
+                .current_dir(root())
+                .args(args)
+                .status()
+                .expect("run cargo");
+            assert!(status.success(), "`cargo {}` failed", args.join(" "));
+        }
+        let release = profile_dir().parent().expect("target dir").join("release");
+        let cc = release.join("gimso-cc");
+        assert!(cc.exists(), "{} was not built", cc.display());
+        cc
+    })
+}
