@@ -148,9 +148,6 @@ impl FnTx<'_, '_, '_> {
                 self.translate(inst);
             }
         }
-        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
-            eprintln!("phis");
-        }
         self.fill_phis();
     }
 
@@ -903,9 +900,6 @@ impl FnTx<'_, '_, '_> {
     fn translate(&mut self, inst: V) {
         use LLVMOpcode::*;
         let op = self.m.ll.opcode(inst);
-        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
-            eprintln!("tx {op:?} in {}", self.m.ll.name(self.old));
-        }
         match op {
             LLVMPHI => self.tx_phi(inst),
             LLVMAlloca => self.tx_alloca(inst),
@@ -1502,9 +1496,6 @@ impl FnTx<'_, '_, '_> {
 
     /// An unconditional branch to the translation of old block `to`.
     fn edge_to(&mut self, to: B) {
-        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
-            eprintln!("  edge {}", self.block_map.contains_key(&to));
-        }
         let from = self.m.ll.insert_block();
         self.m.ll.br(self.block_map[&to]);
         self.edges.push((from, self.cur_old_block, to));
@@ -1515,9 +1506,6 @@ impl FnTx<'_, '_, '_> {
         let op = ll.opcode(inst);
         let from = ll.insert_block();
         let succ = ll.successors(inst);
-        if std::env::var_os("GIMSO_PASS_TRACE").is_some() {
-            eprintln!("  br {:?} succ {}", op, succ.len());
-        }
         match op {
             LLVMOpcode::LLVMBr if succ.len() == 1 => {
                 self.edge_to(succ[0]);

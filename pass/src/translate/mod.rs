@@ -133,14 +133,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
             m.stats.functions += 1;
         }
     }
-    let trace = std::env::var_os("GIMSO_PASS_TRACE").is_some();
-    if trace {
-        eprintln!("startup");
-    }
     m.emit_startup(&old_globals);
-    if trace {
-        eprintln!("delete");
-    }
     if !m.errors.is_empty() {
         return Err(m.errors);
     }
