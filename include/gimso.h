@@ -22,6 +22,9 @@ extern "C" {
 /* Bumped on every incompatible change. */
 #define GIMSO_ABI_VERSION 1
 
+/* Failure entry points end the program. */
+#define GIMSO_NORETURN __attribute__((noreturn))
+
 #define GIMSO_WORD_SIZE 8
 #define GIMSO_HEADER_SIZE 16
 #define GIMSO_MIN_ALIGN 16
@@ -153,9 +156,9 @@ size_t gimso_object_size(gimso_ptr p);
  * check stops the program with a safety report. */
 void gimso_check_access(gimso_ptr p, size_t size, uint32_t access);
 /* The out-of-line failure path of an inlined check: classifies the failure
- * and reports it with `loc` (may be null). Only returns if the access would
- * in fact have passed. */
-void gimso_access_failed(gimso_ptr p, size_t size, uint32_t access,
+ * and reports it with `loc` (may be null). Never returns: an access that
+ * would in fact have passed is reported as an internal error. */
+GIMSO_NORETURN void gimso_access_failed(gimso_ptr p, size_t size, uint32_t access,
                          const gimso_source_location *loc);
 
 /* Non-atomic pointer store and load through shadow storage. */
@@ -242,10 +245,10 @@ gimso_ptr gimso_cc_copy_out(const uint64_t *payload, const uintptr_t *caps, size
  * first arg_bytes of the current CC buffers. */
 gimso_ptr gimso_va_start(gimso_thread_abi *t, uint64_t arg_bytes);
 /* Failure paths of checks the pass inlines; none returns. */
-void gimso_arg_size_failed(uint64_t needed, uint64_t given, const gimso_source_location *loc);
-void gimso_ret_size_failed(uint64_t expected, uint64_t given, const gimso_source_location *loc);
-void gimso_unreachable(const gimso_source_location *loc);
-void gimso_indirectbr_failed(uintptr_t target, const gimso_source_location *loc);
+GIMSO_NORETURN void gimso_arg_size_failed(uint64_t needed, uint64_t given, const gimso_source_location *loc);
+GIMSO_NORETURN void gimso_ret_size_failed(uint64_t expected, uint64_t given, const gimso_source_location *loc);
+GIMSO_NORETURN void gimso_unreachable(const gimso_source_location *loc);
+GIMSO_NORETURN void gimso_indirectbr_failed(uintptr_t target, const gimso_source_location *loc);
 /* Call check with a location: returns the entry to call through fn. */
 uintptr_t gimso_check_call_at(gimso_ptr fn, const gimso_source_location *loc);
 /* Checked memory operations with the location of the calling operation. */

@@ -8,6 +8,14 @@ if ! command -v clang-16 >/dev/null 2>&1 || [ ! -x /usr/lib/llvm-16/bin/llvm-con
     apt-get update -qq
     apt-get install -y -qq clang-16 llvm-16-dev >/dev/null
 fi
+# Optional: gimso-cc links faster with lld (it falls back to gold or BFD).
+if ! command -v ld.lld-16 >/dev/null 2>&1; then
+    echo "setup: installing lld-16 (optional)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get install -y -qq lld-16 >/dev/null 2>&1 \
+        || { apt-get update -qq && apt-get install -y -qq lld-16 >/dev/null; }; } \
+        || echo "setup: lld-16 unavailable; gimso-cc uses another linker" >&2
+fi
 if ! command -v cargo >/dev/null 2>&1; then
     if [ -x "$HOME/.cargo/bin/cargo" ]; then
         export PATH="$HOME/.cargo/bin:$PATH"

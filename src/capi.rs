@@ -74,7 +74,10 @@ pub unsafe extern "C" fn gimso_check_access(p: FlightPtr, size: usize, access: u
     check_access_at(p, Access::from_abi(size, access), &SourceLocation::UNKNOWN);
 }
 
-/// The out-of-line failure path of an inlined access check.
+/// The out-of-line failure path of an inlined access check. Never returns:
+/// an access the runtime finds valid here means the inline check and the
+/// runtime disagree, which is reported as an internal error rather than
+/// letting the program go on past a check it failed.
 ///
 /// # Safety
 /// `p.lower` is 0 or a runtime-issued capability; `loc` is null or points
@@ -85,8 +88,14 @@ pub unsafe extern "C" fn gimso_access_failed(
     size: usize,
     access: u32,
     loc: *const SourceLocation,
-) {
-    access_failed(p, Access::from_abi(size, access), location(loc));
+) -> ! {
+    let loc = location(loc);
+    access_failed(p, Access::from_abi(size, access), loc);
+    gimso_shadow::report::fatal(&format!(
+        "internal error: an inline check of {size} bytes at {:#x} failed, yet the access is valid ({})",
+        p.intval,
+        gimso_shadow::report::describe_location(loc)
+    ))
 }
 
 /// Non-atomic pointer store.

@@ -210,7 +210,7 @@ pub unsafe extern "C" fn gimso_arg_size_failed(
     needed: u64,
     given: u64,
     loc: *const SourceLocation,
-) {
+) -> ! {
     let detail = format!("  arguments:  callee needs {needed} bytes, caller passed {given}\n");
     report_detail(SafetyError::ArgumentSize, &detail, location(loc))
 }
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn gimso_ret_size_failed(
     expected: u64,
     given: u64,
     loc: *const SourceLocation,
-) {
+) -> ! {
     let detail =
         format!("  returns:    caller expects {expected} bytes, callee returned {given}\n");
     report_detail(SafetyError::ReturnSize, &detail, location(loc))
@@ -235,7 +235,7 @@ pub unsafe extern "C" fn gimso_ret_size_failed(
 /// # Safety
 /// `loc` is null or a location record.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn gimso_unreachable(loc: *const SourceLocation) {
+pub unsafe extern "C" fn gimso_unreachable(loc: *const SourceLocation) -> ! {
     report_detail(SafetyError::Unreachable, "", location(loc))
 }
 
@@ -244,7 +244,7 @@ pub unsafe extern "C" fn gimso_unreachable(loc: *const SourceLocation) {
 /// # Safety
 /// `loc` is null or a location record.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn gimso_indirectbr_failed(target: usize, loc: *const SourceLocation) {
+pub unsafe extern "C" fn gimso_indirectbr_failed(target: usize, loc: *const SourceLocation) -> ! {
     let detail = format!("  target:     {target:#x}\n");
     report_detail(SafetyError::BadIndirectBranch, &detail, location(loc))
 }

@@ -48,6 +48,7 @@
 //! IR (`llvm-stress` is the fuzz corpus).
 
 pub mod atomic_ptr;
+pub mod backend;
 pub mod driver;
 pub mod escape;
 pub mod intrinsics;

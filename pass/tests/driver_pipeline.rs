@@ -13,8 +13,8 @@ use std::process::{Command, Output};
 use gimso_pass::driver::args::{Mode, parse};
 use gimso_pass::driver::pipeline::{
     BACK_HALF_FLAGS, DriverError, EXIT_INTERNAL, FRONT_HALF_FLAGS, FRONT_HALF_NO_PASSES,
-    RUNTIME_LIB, back_half_user_flags, dependency_defaults, find_runtime, render_command,
-    rewrite_link_errors, verify_translated, version_line, wants_debug,
+    RUNTIME_LIB, back_half_user_flags, dependency_defaults, find_runtime, in_process_back_half,
+    render_command, rewrite_link_errors, verify_translated, version_line, wants_debug,
 };
 use inkwell::context::Context;
 
@@ -463,7 +463,7 @@ fn link_errors_are_rewritten_end_to_end() {
     let err = stderr(&out);
     assert!(
         err.starts_with(
-            "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.c:(.text+"
+            "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.c"
         ),
         "{err}"
     );
@@ -529,6 +529,19 @@ fn helper_rules() {
         )),
         args("-fPIC -ffunction-sections -march=native -g")
     );
+
+    // Code generation in process unless a flag changes it.
+    assert!(in_process_back_half(&args(
+        "-Iinc -DX -std=c11 -Wall -O2 -g -fPIC -fno-omit-frame-pointer -fno-builtin-memcpy"
+    )));
+    for flag in [
+        "-march=native",
+        "-ffunction-sections",
+        "-gsplit-dwarf",
+        "-fsanitize=address",
+    ] {
+        assert!(!in_process_back_half(&args(flag)), "{flag}");
+    }
 
     let d = |flags: &str, target: &str| -> Vec<String> {
         dependency_defaults(&args(flags), Path::new(target))

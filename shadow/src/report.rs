@@ -222,7 +222,8 @@ fn c_str(p: *const u8) -> Option<String> {
     Some(cs.to_string_lossy().into_owned())
 }
 
-fn describe_location(loc: &SourceLocation) -> String {
+/// `file:line:column in function` (or what of it is known).
+pub fn describe_location(loc: &SourceLocation) -> String {
     match (c_str(loc.file), c_str(loc.function)) {
         (None, None) => "unknown (compile with -g for source locations)".to_owned(),
         (file, function) => {

@@ -73,7 +73,10 @@ pub fn header_constants() -> Vec<String> {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
         let after = &rest[name.len()..];
-        if name.starts_with("GIMSO_") && name != "GIMSO_H" && !after.starts_with('(') {
+        // Attribute macros (`GIMSO_NORETURN`) are not values.
+        let attribute = after.trim_start().starts_with("__attribute__");
+        if name.starts_with("GIMSO_") && name != "GIMSO_H" && !after.starts_with('(') && !attribute
+        {
             names.push(name);
         }
     }

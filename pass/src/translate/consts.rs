@@ -5,7 +5,7 @@ use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
 use super::ModTx;
 use super::layout::has_ptr;
-use super::ll::{T, V};
+use super::ll::{Ll, T, V};
 
 /// A translated value: the intval part (same type as the original) and,
 /// for types containing pointers, the capability part (same type again,
@@ -22,7 +22,82 @@ impl Tx {
     }
 }
 
+/// A translated global object whose size and flags are fixed at compile
+/// time: defined in this module with a linkage no other definition can
+/// replace, so accesses to it at constant offsets are checked statically.
+#[derive(Clone, Copy, Debug)]
+pub struct StaticObject {
+    /// Payload bytes (upper - lower).
+    pub size: u64,
+    pub readonly: bool,
+}
+
+/// `c` as (global, byte offset) when it is a constant address inside one
+/// global: the global itself or constant GEPs on it.
+pub fn const_address(ll: &Ll, c: V) -> Option<(V, i64)> {
+    match ll.value_kind(c) {
+        LLVMValueKind::LLVMGlobalVariableValueKind => Some((c, 0)),
+        LLVMValueKind::LLVMConstantExprValueKind => match ll.const_opcode(c) {
+            LLVMOpcode::LLVMGetElementPtr => {
+                let (base, mut off) = const_address(ll, ll.operand(c, 0))?;
+                let mut ty = ll.gep_source_type(c);
+                for i in 1..ll.num_operands(c) {
+                    let idx = ll.const_int_svalue(ll.operand(c, i))?;
+                    let step = if i == 1 {
+                        i64::try_from(ll.size_of(ty)).ok()?.checked_mul(idx)?
+                    } else {
+                        match ll.kind(ty) {
+                            LLVMTypeKind::LLVMStructTypeKind => {
+                                let field = u32::try_from(idx).ok()?;
+                                let o = ll.field_offset(ty, field);
+                                ty = *ll.struct_fields(ty).get(field as usize)?;
+                                i64::try_from(o).ok()?
+                            }
+                            LLVMTypeKind::LLVMArrayTypeKind => {
+                                ty = ll.elem_ty(ty);
+                                i64::try_from(ll.size_of(ty)).ok()?.checked_mul(idx)?
+                            }
+                            _ => return None,
+                        }
+                    };
+                    off = off.checked_add(step)?;
+                }
+                Some((base, off))
+            }
+            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
+                const_address(ll, ll.operand(c, 0))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl ModTx<'_, '_> {
+    /// Whether an access of `size` bytes at the constant address `int`
+    /// with capability `cap` is known to pass its check (`align` as the
+    /// check would require, `write` for stores).
+    pub fn passes_statically(&self, int: V, cap: V, size: u64, align: u64, write: bool) -> bool {
+        let (Some((obj, at)), Some((cobj, lower))) =
+            (const_address(&self.ll, int), const_address(&self.ll, cap))
+        else {
+            return false;
+        };
+        let Some(o) = self.static_objects.get(&obj) else {
+            return false;
+        };
+        // Objects are 16-aligned with the payload at 16 bytes in.
+        let off = at - lower;
+        obj == cobj
+            && lower == 16
+            && off >= 0
+            && (off as u64)
+                .checked_add(size)
+                .is_some_and(|end| end <= o.size)
+            && (align <= 1 || (align <= 16 && (at as u64) % align == 0))
+            && !(write && o.readonly)
+    }
+
     /// The translation of constant `c` (memoised).
     pub fn tx_const(&mut self, c: V) -> Result<Tx, String> {
         if let Some(&t) = self.const_memo.get(&c) {

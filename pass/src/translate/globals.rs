@@ -5,7 +5,7 @@ use inkwell::llvm_sys::{LLVMLinkage, LLVMTypeKind};
 use gimso_abi::{FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX};
 
 use super::ModTx;
-use super::consts::{GlobalTx, Tx};
+use super::consts::{GlobalTx, StaticObject, Tx};
 use super::layout::has_ptr;
 use super::ll::{T, V};
 use super::runtime::{call, entry_type};
@@ -135,7 +135,20 @@ impl ModTx<'_, '_> {
                     );
                 }
                 self.ll.set_alignment(o, 16);
-                self.ll.set_linkage(o, self.new_linkage(g));
+                let linkage = self.new_linkage(g);
+                self.ll.set_linkage(o, linkage);
+                if matches!(
+                    linkage,
+                    LLVMLinkage::LLVMExternalLinkage
+                        | LLVMLinkage::LLVMInternalLinkage
+                        | LLVMLinkage::LLVMPrivateLinkage
+                ) {
+                    let obj = StaticObject {
+                        size: self.ll.size_of(ty),
+                        readonly: self.ll.is_constant_global(g),
+                    };
+                    self.static_objects.insert(o, obj);
+                }
                 self.ll.set_visibility_of(o, g);
                 self.stats.globals += 1;
                 o

@@ -242,6 +242,12 @@ impl Ll {
         unsafe { (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetZExtValue(v)) }
     }
 
+    /// The sign-extended value of a ConstantInt.
+    pub fn const_int_svalue(&self, v: V) -> Option<i64> {
+        // SAFETY: live value; the value is only read when it is a ConstantInt.
+        unsafe { (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetSExtValue(v)) }
+    }
+
     // ---- values -----------------------------------------------------------
 
     pub fn operand(&self, v: V, i: u32) -> V {
@@ -837,6 +843,23 @@ impl Ll {
                 if keep {
                     LLVMAddAttributeAtIndex(to, idx, a);
                 }
+            }
+        }
+    }
+    /// Adds the enum attributes `names` (e.g. `noreturn`) to function `f`.
+    pub fn add_fn_attrs(&self, f: V, names: &[&str]) {
+        let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        for name in names {
+            // SAFETY: `f` is a function of this context; the attribute is
+            // created in the same context; unknown names give kind 0 and are
+            // skipped.
+            unsafe {
+                let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+                if kind == 0 {
+                    continue;
+                }
+                let ctx = LLVMGetModuleContext(self.module);
+                LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(ctx, kind, 0));
             }
         }
     }

@@ -29,7 +29,7 @@ use inkwell::module::Module;
 use crate::location::Location;
 use crate::reject::Diagnostic;
 use crate::sites::SiteTable;
-use consts::{GlobalTx, Tx};
+use consts::{GlobalTx, StaticObject, Tx};
 use ll::{B, Ll, V};
 
 /// What the translation did (for `-v` output and tests).
@@ -41,6 +41,8 @@ pub struct TranslateStats {
     pub globals: usize,
     /// Inline access checks emitted.
     pub checks: usize,
+    /// Checks proven at compile time (constant offsets into fixed globals).
+    pub static_checks: usize,
     /// Allocas kept as plain stack slots.
     pub stack_allocas: usize,
     /// Allocas turned into heap capability objects.
@@ -59,6 +61,8 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub fn_map: HashMap<V, (V, V)>,
     /// Original global variable or alias → what it became.
     pub obj_map: HashMap<V, GlobalTx>,
+    /// Translated objects whose size and flags are known here.
+    pub static_objects: HashMap<V, StaticObject>,
     pub const_memo: HashMap<V, Tx>,
     pub mentions_memo: HashMap<V, bool>,
     pub block_ids: HashMap<(V, B), u64>,
@@ -109,6 +113,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         sites: SiteTable::new(module),
         fn_map: HashMap::new(),
         obj_map: HashMap::new(),
+        static_objects: HashMap::new(),
         const_memo: HashMap::new(),
         mentions_memo: HashMap::new(),
         block_ids: HashMap::new(),

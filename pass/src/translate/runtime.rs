@@ -35,6 +35,15 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_start_main", "wppp" /* + i64 below */, "w"),
 ];
 
+/// Entry points that report a safety error and never return.
+const FAILURES: &[&str] = &[
+    "gimso_access_failed",
+    "gimso_arg_size_failed",
+    "gimso_ret_size_failed",
+    "gimso_unreachable",
+    "gimso_indirectbr_failed",
+];
+
 fn shape(ll: &Ll, s: &str) -> Vec<T> {
     let mut out = Vec::new();
     for c in s.chars() {
@@ -73,7 +82,16 @@ pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
         _ => ll.ptr(),
     };
     let fnty = ll.fn_ty(r, &ps, false);
-    (fnty, ll.runtime_fn(name, fnty))
+    let f = ll.get_function(name).unwrap_or_else(|| {
+        let f = ll.runtime_fn(name, fnty);
+        if FAILURES.contains(&name) {
+            // Failure paths end the program: the optimiser keeps them out
+            // of the way (cold blocks, no code after the call).
+            ll.add_fn_attrs(f, &["noreturn", "cold", "nounwind"]);
+        }
+        f
+    });
+    (fnty, f)
 }
 
 /// Calls runtime entry point `name` with `args`.
