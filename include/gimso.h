@@ -57,6 +57,7 @@ typedef struct gimso_object_header {
 #define GIMSO_SPECIAL_THREAD 4
 #define GIMSO_SPECIAL_JMP_BUF 5
 #define GIMSO_SPECIAL_FILE 6
+#define GIMSO_SPECIAL_UNWIND_CONTEXT 7
 
 /* A shadow word holds a plain lower, or (box | GIMSO_SHADOW_BOX_TAG). */
 #define GIMSO_SHADOW_BOX_TAG 1
@@ -117,7 +118,23 @@ typedef struct gimso_thread_abi {
     uint64_t cc_outline_bytes;
     uint64_t cc_payload[GIMSO_CC_INLINE_WORDS];
     uintptr_t cc_caps[GIMSO_CC_INLINE_WORDS];
+    struct gimso_frame_record *unwind_frames; /* innermost unwindable frame */
 } gimso_thread_abi;
+
+/* One unwindable frame (DESIGN §7): a function with a personality links one
+ * from its native stack while it runs; the runtime links a barrier (null
+ * personality capability) wherever it calls compiled code. `lsda` is the
+ * landing-pad object of the call the frame is in, or null in a plain call. */
+typedef struct gimso_frame_record {
+    struct gimso_frame_record *prev;
+    gimso_ptr personality;
+    gimso_ptr lsda;
+} gimso_frame_record;
+
+#define GIMSO_FRAME_PREV_OFFSET 0
+#define GIMSO_FRAME_PERSONALITY_OFFSET 8
+#define GIMSO_FRAME_LSDA_OFFSET 24
+#define GIMSO_FRAME_RECORD_SIZE 40
 
 #define GIMSO_THREAD_STATE_OFFSET 0
 #define GIMSO_THREAD_CC_OUTLINE_PAYLOAD_OFFSET 8
@@ -125,7 +142,62 @@ typedef struct gimso_thread_abi {
 #define GIMSO_THREAD_CC_OUTLINE_BYTES_OFFSET 24
 #define GIMSO_THREAD_CC_PAYLOAD_OFFSET 32
 #define GIMSO_THREAD_CC_CAPS_OFFSET 544
-#define GIMSO_THREAD_ABI_SIZE 1056
+#define GIMSO_THREAD_UNWIND_FRAMES_OFFSET 1056
+#define GIMSO_THREAD_ABI_SIZE 1064
+
+/* ---- Exceptions (DESIGN §7) ------------------------------------------------
+ * The unwinder is the Itanium one (unwind.h: _Unwind_RaiseException,
+ * _Unwind_Resume, _Unwind_ForcedUnwind, _Unwind_DeleteException,
+ * _Unwind_GetGR/SetGR, _Unwind_GetLanguageSpecificData, _Unwind_GetIP,
+ * _Unwind_GetRegionStart) on the call ABI: phase 1 walks the frame records
+ * calling personalities with _UA_SEARCH_PHASE; phase 2 is ordinary returns
+ * with EntryResult.has_exception set, each `invoke` asking the runtime
+ * (gimso_landing_pad) whether its landing pad runs. */
+#define GIMSO_URC_NO_REASON 0
+#define GIMSO_URC_FOREIGN_EXCEPTION_CAUGHT 1
+#define GIMSO_URC_FATAL_PHASE2_ERROR 2
+#define GIMSO_URC_FATAL_PHASE1_ERROR 3
+#define GIMSO_URC_NORMAL_STOP 4
+#define GIMSO_URC_END_OF_STACK 5
+#define GIMSO_URC_HANDLER_FOUND 6
+#define GIMSO_URC_INSTALL_CONTEXT 7
+#define GIMSO_URC_CONTINUE_UNWIND 8
+#define GIMSO_UA_SEARCH_PHASE 1
+#define GIMSO_UA_CLEANUP_PHASE 2
+#define GIMSO_UA_HANDLER_FRAME 4
+#define GIMSO_UA_FORCE_UNWIND 8
+#define GIMSO_UA_END_OF_STACK 16
+
+/* The LSDA: what _Unwind_GetLanguageSpecificData returns for a frame
+ * stopped in an `invoke`. It is a read-only gimso object the compiler emits
+ * per landing pad, describing its `landingpad` clauses in order:
+ *
+ *   cleanup      nonzero if the pad has the `cleanup` flag
+ *   num_clauses  number of clauses that follow
+ *   clauses[i]   { kind, num_types, types }: kind GIMSO_EH_CLAUSE_CATCH has
+ *                one type (a type_info pointer; NULL catches everything),
+ *                GIMSO_EH_CLAUSE_FILTER lists the types of an exception
+ *                specification (none: `throw()`).
+ *
+ * A personality reads it with ordinary (checked) loads. */
+#define GIMSO_EH_CLAUSE_CATCH 0
+#define GIMSO_EH_CLAUSE_FILTER 1
+#define GIMSO_EH_LSDA_CLEANUP_OFFSET 0
+#define GIMSO_EH_LSDA_NUM_CLAUSES_OFFSET 8
+#define GIMSO_EH_LSDA_CLAUSES_OFFSET 16
+#define GIMSO_EH_CLAUSE_SIZE 24
+
+typedef struct gimso_eh_clause {
+    uint64_t kind;
+    uint64_t num_types;
+    const void *const *types;
+} gimso_eh_clause;
+
+typedef struct gimso_eh_landing_pad {
+    uint64_t cleanup;
+    uint64_t num_clauses;
+    gimso_eh_clause clauses[];
+} gimso_eh_landing_pad;
 
 /* Exit status of a program stopped by a safety error (GIMSO_ERROR_EXIT_CODE
  * in the environment overrides it). Reports start "gimso: safety error:". */

@@ -95,6 +95,8 @@ pub enum SpecialKind {
     JmpBuf = 5,
     /// A stdio `FILE` (later issues).
     File = 6,
+    /// The `_Unwind_Context` handed to a personality function.
+    UnwindContext = 7,
 }
 
 impl SpecialKind {
@@ -109,6 +111,7 @@ impl SpecialKind {
             4 => Some(SpecialKind::Thread),
             5 => Some(SpecialKind::JmpBuf),
             6 => Some(SpecialKind::File),
+            7 => Some(SpecialKind::UnwindContext),
             _ => None,
         }
     }
@@ -128,6 +131,7 @@ impl SpecialKind {
             SpecialKind::Thread => "thread",
             SpecialKind::JmpBuf => "jmp_buf",
             SpecialKind::File => "FILE",
+            SpecialKind::UnwindContext => "unwind context",
         }
     }
 }
@@ -342,7 +346,85 @@ pub struct ThreadAbi {
     pub cc_payload: [u64; CC_INLINE_WORDS],
     /// Inline argument/return capability words (`lower` or 0).
     pub cc_caps: [usize; CC_INLINE_WORDS],
+    /// Innermost [`FrameRecord`] of the thread's unwindable frames, or null.
+    pub unwind_frames: *mut FrameRecord,
 }
+
+/// What the unwinder knows of one frame (DESIGN §7). A compiled function
+/// with a personality keeps one on its native stack, linked from
+/// [`ThreadAbi::unwind_frames`] while it runs; the runtime pushes a barrier
+/// record (null personality) wherever it calls compiled code, so an
+/// exception never unwinds into C library frames.
+#[repr(C)]
+#[derive(Debug)]
+pub struct FrameRecord {
+    /// The next outer record, or null.
+    pub prev: *mut FrameRecord,
+    /// The personality function (entry and capability); `lower == 0`
+    /// marks a barrier.
+    pub personality: FlightPtr,
+    /// The LSDA of the call the frame is in (a [`GIMSO_EH_*`-format]
+    /// landing-pad object), or null while the frame is in a plain call.
+    ///
+    /// [`GIMSO_EH_*`-format]: EH_CLAUSE_CATCH
+    pub lsda: FlightPtr,
+}
+
+/// Offset of [`FrameRecord::prev`].
+pub const FRAME_PREV_OFFSET: usize = offset_of!(FrameRecord, prev);
+/// Offset of [`FrameRecord::personality`].
+pub const FRAME_PERSONALITY_OFFSET: usize = offset_of!(FrameRecord, personality);
+/// Offset of [`FrameRecord::lsda`].
+pub const FRAME_LSDA_OFFSET: usize = offset_of!(FrameRecord, lsda);
+/// Size of [`FrameRecord`].
+pub const FRAME_RECORD_SIZE: usize = size_of::<FrameRecord>();
+
+// ---------------------------------------------------------------------------
+// Exceptions: the Itanium unwinder's codes and gimso's LSDA format.
+// ---------------------------------------------------------------------------
+
+/// `_Unwind_Reason_Code` values (Itanium C++ ABI, level I).
+pub const URC_NO_REASON: u64 = 0;
+/// `_URC_FOREIGN_EXCEPTION_CAUGHT`.
+pub const URC_FOREIGN_EXCEPTION_CAUGHT: u64 = 1;
+/// `_URC_FATAL_PHASE2_ERROR`.
+pub const URC_FATAL_PHASE2_ERROR: u64 = 2;
+/// `_URC_FATAL_PHASE1_ERROR`.
+pub const URC_FATAL_PHASE1_ERROR: u64 = 3;
+/// `_URC_NORMAL_STOP`.
+pub const URC_NORMAL_STOP: u64 = 4;
+/// `_URC_END_OF_STACK`.
+pub const URC_END_OF_STACK: u64 = 5;
+/// `_URC_HANDLER_FOUND`.
+pub const URC_HANDLER_FOUND: u64 = 6;
+/// `_URC_INSTALL_CONTEXT`.
+pub const URC_INSTALL_CONTEXT: u64 = 7;
+/// `_URC_CONTINUE_UNWIND`.
+pub const URC_CONTINUE_UNWIND: u64 = 8;
+
+/// `_UA_SEARCH_PHASE`.
+pub const UA_SEARCH_PHASE: u64 = 1;
+/// `_UA_CLEANUP_PHASE`.
+pub const UA_CLEANUP_PHASE: u64 = 2;
+/// `_UA_HANDLER_FRAME`.
+pub const UA_HANDLER_FRAME: u64 = 4;
+/// `_UA_FORCE_UNWIND`.
+pub const UA_FORCE_UNWIND: u64 = 8;
+/// `_UA_END_OF_STACK`.
+pub const UA_END_OF_STACK: u64 = 16;
+
+/// LSDA clause kind: `catch <type>` (a null type catches everything).
+pub const EH_CLAUSE_CATCH: u64 = 0;
+/// LSDA clause kind: `filter [types]` (an exception specification).
+pub const EH_CLAUSE_FILTER: u64 = 1;
+/// Offset of the cleanup flag in a landing-pad LSDA object.
+pub const EH_LSDA_CLEANUP_OFFSET: usize = 0;
+/// Offset of the clause count in a landing-pad LSDA object.
+pub const EH_LSDA_NUM_CLAUSES_OFFSET: usize = 8;
+/// Offset of the first clause in a landing-pad LSDA object.
+pub const EH_LSDA_CLAUSES_OFFSET: usize = 16;
+/// Bytes per clause: kind, type count, pointer to the type array.
+pub const EH_CLAUSE_SIZE: usize = 24;
 
 /// Offset of the state word in [`ThreadAbi`].
 pub const THREAD_STATE_OFFSET: usize = offset_of!(ThreadAbi, state);
@@ -356,6 +438,8 @@ pub const THREAD_CC_OUTLINE_BYTES_OFFSET: usize = offset_of!(ThreadAbi, cc_outli
 pub const THREAD_CC_PAYLOAD_OFFSET: usize = offset_of!(ThreadAbi, cc_payload);
 /// Offset of the inline capability CC buffer in [`ThreadAbi`].
 pub const THREAD_CC_CAPS_OFFSET: usize = offset_of!(ThreadAbi, cc_caps);
+/// Offset of the innermost frame record in [`ThreadAbi`].
+pub const THREAD_UNWIND_FRAMES_OFFSET: usize = offset_of!(ThreadAbi, unwind_frames);
 /// Size of [`ThreadAbi`].
 pub const THREAD_ABI_SIZE: usize = size_of::<ThreadAbi>();
 
@@ -382,6 +466,7 @@ pub const FATAL_REPORT_PREFIX: &str = "gimso: fatal error:";
 const _: () = assert!(size_of::<ObjectHeader>() == HEADER_SIZE);
 const _: () = assert!(HEADER_UPPER_OFFSET == 0 && HEADER_AUX_OFFSET == 8);
 const _: () = assert!(size_of::<FlightPtr>() == 16);
+const _: () = assert!(FRAME_RECORD_SIZE == 40 && FRAME_LSDA_OFFSET == 24);
 const _: () = assert!(size_of::<CmpxchgResult>() == 24);
 const _: () = assert!(size_of::<EntryResult>() == 16);
 const _: () = assert!(ATOMIC_BOX_SIZE == 16);
@@ -422,6 +507,10 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_SPECIAL_THREAD", SpecialKind::Thread as u64),
     ("GIMSO_SPECIAL_JMP_BUF", SpecialKind::JmpBuf as u64),
     ("GIMSO_SPECIAL_FILE", SpecialKind::File as u64),
+    (
+        "GIMSO_SPECIAL_UNWIND_CONTEXT",
+        SpecialKind::UnwindContext as u64,
+    ),
     ("GIMSO_SHADOW_BOX_TAG", SHADOW_BOX_TAG as u64),
     ("GIMSO_ATOMIC_BOX_SIZE", ATOMIC_BOX_SIZE as u64),
     ("GIMSO_ACCESS_READ", ACCESS_READ as u64),
@@ -455,7 +544,50 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
         THREAD_CC_PAYLOAD_OFFSET as u64,
     ),
     ("GIMSO_THREAD_CC_CAPS_OFFSET", THREAD_CC_CAPS_OFFSET as u64),
+    (
+        "GIMSO_THREAD_UNWIND_FRAMES_OFFSET",
+        THREAD_UNWIND_FRAMES_OFFSET as u64,
+    ),
     ("GIMSO_THREAD_ABI_SIZE", THREAD_ABI_SIZE as u64),
+    ("GIMSO_FRAME_PREV_OFFSET", FRAME_PREV_OFFSET as u64),
+    (
+        "GIMSO_FRAME_PERSONALITY_OFFSET",
+        FRAME_PERSONALITY_OFFSET as u64,
+    ),
+    ("GIMSO_FRAME_LSDA_OFFSET", FRAME_LSDA_OFFSET as u64),
+    ("GIMSO_FRAME_RECORD_SIZE", FRAME_RECORD_SIZE as u64),
+    ("GIMSO_URC_NO_REASON", URC_NO_REASON),
+    (
+        "GIMSO_URC_FOREIGN_EXCEPTION_CAUGHT",
+        URC_FOREIGN_EXCEPTION_CAUGHT,
+    ),
+    ("GIMSO_URC_FATAL_PHASE2_ERROR", URC_FATAL_PHASE2_ERROR),
+    ("GIMSO_URC_FATAL_PHASE1_ERROR", URC_FATAL_PHASE1_ERROR),
+    ("GIMSO_URC_NORMAL_STOP", URC_NORMAL_STOP),
+    ("GIMSO_URC_END_OF_STACK", URC_END_OF_STACK),
+    ("GIMSO_URC_HANDLER_FOUND", URC_HANDLER_FOUND),
+    ("GIMSO_URC_INSTALL_CONTEXT", URC_INSTALL_CONTEXT),
+    ("GIMSO_URC_CONTINUE_UNWIND", URC_CONTINUE_UNWIND),
+    ("GIMSO_UA_SEARCH_PHASE", UA_SEARCH_PHASE),
+    ("GIMSO_UA_CLEANUP_PHASE", UA_CLEANUP_PHASE),
+    ("GIMSO_UA_HANDLER_FRAME", UA_HANDLER_FRAME),
+    ("GIMSO_UA_FORCE_UNWIND", UA_FORCE_UNWIND),
+    ("GIMSO_UA_END_OF_STACK", UA_END_OF_STACK),
+    ("GIMSO_EH_CLAUSE_CATCH", EH_CLAUSE_CATCH),
+    ("GIMSO_EH_CLAUSE_FILTER", EH_CLAUSE_FILTER),
+    (
+        "GIMSO_EH_LSDA_CLEANUP_OFFSET",
+        EH_LSDA_CLEANUP_OFFSET as u64,
+    ),
+    (
+        "GIMSO_EH_LSDA_NUM_CLAUSES_OFFSET",
+        EH_LSDA_NUM_CLAUSES_OFFSET as u64,
+    ),
+    (
+        "GIMSO_EH_LSDA_CLAUSES_OFFSET",
+        EH_LSDA_CLAUSES_OFFSET as u64,
+    ),
+    ("GIMSO_EH_CLAUSE_SIZE", EH_CLAUSE_SIZE as u64),
     ("GIMSO_SAFETY_EXIT_CODE", SAFETY_EXIT_CODE as u64),
 ];
 

@@ -83,6 +83,7 @@ impl Thread {
                 cc_outline_bytes: 0,
                 cc_payload: [0; CC_INLINE_WORDS],
                 cc_caps: [0; CC_INLINE_WORDS],
+                unwind_frames: core::ptr::null_mut(),
             },
             run_lock: RawMutex::INIT,
             local: UnsafeCell::new(LocalHeap::new(heap)),

@@ -1,0 +1,84 @@
+//! The thread's chain of frame records, innermost first.
+
+use gimso_abi::{FlightPtr, FrameRecord, ThreadAbi};
+
+/// What the unwinder reads of one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The record itself (its identity marks the handler frame).
+    pub record: *mut FrameRecord,
+    /// The personality; a null capability marks a barrier.
+    pub personality: FlightPtr,
+    /// The landing-pad object of the call the frame is in, or null.
+    pub lsda: FlightPtr,
+}
+
+impl Frame {
+    /// Whether this is a runtime barrier (compiled code called from C
+    /// library code, which cannot be unwound).
+    pub fn is_barrier(&self) -> bool {
+        self.personality.lower == 0
+    }
+
+    /// Whether the frame is in a call with a landing pad.
+    pub fn has_landing_pad(&self) -> bool {
+        self.lsda.intval != 0 || self.lsda.lower != 0
+    }
+
+    /// Reads record `record`.
+    ///
+    /// # Safety
+    /// `record` points at a live frame record.
+    pub unsafe fn read(record: *mut FrameRecord) -> Frame {
+        // SAFETY: live record (contract).
+        let r = unsafe { &*record };
+        Frame {
+            record,
+            personality: r.personality,
+            lsda: r.lsda,
+        }
+    }
+}
+
+/// The records from `top` outwards.
+///
+/// # Safety
+/// Every record in the chain is live while the iterator is used: compiled
+/// code unlinks its record before its frame goes away, and the runtime's
+/// barriers live in frames below everything they call.
+pub unsafe fn walk(top: *mut FrameRecord) -> impl Iterator<Item = Frame> {
+    let mut next = top;
+    core::iter::from_fn(move || {
+        if next.is_null() {
+            return None;
+        }
+        // SAFETY: a live record of the chain (contract).
+        let frame = unsafe { Frame::read(next) };
+        // SAFETY: as above.
+        next = unsafe { (*next).prev };
+        Some(frame)
+    })
+}
+
+/// Runs `f` with a barrier record linked on `thread`'s chain: an exception
+/// raised by compiled code `f` calls cannot be caught beyond it (phase 1
+/// ends there with `_URC_END_OF_STACK`).
+///
+/// # Safety
+/// `thread` is the calling thread's ABI struct.
+pub unsafe fn with_barrier<R>(thread: *mut ThreadAbi, f: impl FnOnce() -> R) -> R {
+    // SAFETY: `thread` is the caller's own ABI struct (contract); the record
+    // lives in this frame, below everything `f` runs, and is unlinked
+    // before the frame returns.
+    unsafe {
+        let mut record = FrameRecord {
+            prev: (*thread).unwind_frames,
+            personality: FlightPtr::NULL,
+            lsda: FlightPtr::NULL,
+        };
+        (*thread).unwind_frames = &raw mut record;
+        let r = f();
+        (*thread).unwind_frames = record.prev;
+        r
+    }
+}
