@@ -21,6 +21,8 @@ fn ptr(v: usize) -> FlightPtr {
 
 /// Records innermost first: `specs[i] = (personality id or 0 for a
 /// barrier, lsda id or 0)`.
+// Boxed: each record keeps its address however the vector is moved.
+#[allow(clippy::vec_box)]
 fn chain(specs: &[(usize, usize)]) -> Vec<Box<FrameRecord>> {
     let mut recs: Vec<Box<FrameRecord>> = specs
         .iter()
