@@ -180,6 +180,10 @@ typedef struct gimso_frame_record {
  *                specification (none: `throw()`).
  *
  * A personality reads it with ordinary (checked) loads. */
+/* Gives a C function (compiled with -fexceptions) the personality `fn`,
+ * which must be declared in the same file, instead of __gcc_personality_v0. */
+#define GIMSO_PERSONALITY(fn) __attribute__((annotate("gimso.personality:" #fn)))
+
 #define GIMSO_EH_CLAUSE_CATCH 0
 #define GIMSO_EH_CLAUSE_FILTER 1
 #define GIMSO_EH_LSDA_CLEANUP_OFFSET 0

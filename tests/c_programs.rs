@@ -68,6 +68,8 @@ struct Header {
     line: Option<u32>,
     stdout: Option<String>,
     stderr: Option<String>,
+    /// Extra compiler flags (`flags: -fexceptions`).
+    flags: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -126,6 +128,7 @@ fn parse_header(text: &str) -> Result<Header, String> {
     let mut line = None;
     let mut stdout: Option<String> = None;
     let mut stderr = None;
+    let mut flags = Vec::new();
     let mut in_stdout = false;
     let mut seen = BTreeSet::new();
     for raw in rest[..end].lines().skip(1) {
@@ -190,6 +193,9 @@ fn parse_header(text: &str) -> Result<Header, String> {
                 }
                 stderr = Some(value.to_owned());
             }
+            "flags" => {
+                flags = value.split_whitespace().map(str::to_owned).collect();
+            }
             // A note for tests/c/verify_native.py; the harness ignores it.
             "native" => {}
             _ => return Err(format!("unknown key `{key}`")),
@@ -211,6 +217,7 @@ fn parse_header(text: &str) -> Result<Header, String> {
         line,
         stdout,
         stderr,
+        flags,
     })
 }
 
@@ -458,6 +465,7 @@ fn check_program(cc: &Path, dir: &Path, p: &Program, opt: &str) -> Option<String
     compile
         .current_dir(dir)
         .args([opt, "-g"])
+        .args(&p.header.flags)
         .arg(&p.path)
         .arg("-o")
         .arg(&exe);

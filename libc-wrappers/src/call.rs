@@ -4,8 +4,10 @@
 //! The function pointer passes the call check (a FUNCTION capability whose
 //! entry is the pointer's address); the arguments go into the inline CC
 //! buffers with their capabilities (every other capability word zeroed);
-//! after the call, an exception unwinding into the runtime is a fatal
-//! error and fewer return bytes than the caller expects is a safety error.
+//! the call runs behind an unwind barrier (an exception raised inside can
+//! only be caught inside), an exception reaching the runtime anyway ends
+//! a forced unwind or is a fatal error, and fewer return bytes than the
+//! caller expects is a safety error.
 
 use gimso_abi::{CC_INLINE_BYTES, EntryFn, FlightPtr, ThreadAbi, cc_place};
 use gimso_shadow::function::classify_call;
@@ -85,12 +87,15 @@ impl Callee {
         // this thread touches while entered.
         let arg_bytes = unsafe { write_args(thread, args) };
         // SAFETY: the entry passed the call check; the arguments are in
-        // the CC buffers of the calling thread as ABI v1 lays them out.
-        let result = unsafe { (self.entry)(thread, self.lower, arg_bytes) };
+        // the CC buffers of the calling thread as ABI v1 lays them out. The
+        // barrier keeps exceptions from being caught beyond this call.
+        let result = unsafe {
+            gimso_unwind::frames::with_barrier(thread, || {
+                (self.entry)(thread, self.lower, arg_bytes)
+            })
+        };
         if result.has_exception != 0 {
-            report::fatal(&format!(
-                "an exception unwound out of {what} into the C library, which cannot unwind"
-            ));
+            crate::unwind::exception_at_barrier(what);
         }
         if result.ret_bytes < expect {
             report::return_size(what, expect, result.ret_bytes);

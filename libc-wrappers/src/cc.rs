@@ -220,8 +220,37 @@ impl RetBuf {
 
 /// A wrapper's return type.
 pub trait Ret {
+    /// Whether the call returns with the exception flag (phase 2 of an
+    /// unwind starts or goes on at the caller).
+    fn unwinds(&self) -> bool {
+        false
+    }
+
     /// Writes the value into the return buffers; returns `ret_bytes`.
     fn write(self, out: &mut RetBuf) -> u64;
+}
+
+/// The return of `_Unwind_RaiseException` and friends: a reason code
+/// returned normally, or the exception flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unwinding {
+    /// Return this `_Unwind_Reason_Code`.
+    Code(i32),
+    /// Return with the exception flag set (no return value).
+    Unwind,
+}
+
+impl Ret for Unwinding {
+    fn unwinds(&self) -> bool {
+        *self == Unwinding::Unwind
+    }
+
+    fn write(self, out: &mut RetBuf) -> u64 {
+        match self {
+            Unwinding::Code(c) => c.write(out),
+            Unwinding::Unwind => 0,
+        }
+    }
 }
 
 impl Ret for () {
@@ -277,9 +306,10 @@ pub unsafe fn ret<R: Ret>(thread: *mut ThreadAbi, value: R) -> EntryResult {
             caps: (&raw mut (*thread).cc_caps).cast::<usize>(),
         }
     };
+    let has_exception = u64::from(value.unwinds());
     let ret_bytes = value.write(&mut out);
     EntryResult {
-        has_exception: 0,
+        has_exception,
         ret_bytes,
     }
 }

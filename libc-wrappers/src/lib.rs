@@ -17,6 +17,8 @@
 //! - [`stdio`]: the standard streams and the `printf`/`puts` families.
 //! - [`malloc`], [`string`], [`stdlib`], [`errno`], [`math`], [`ctype`], [`time`]:
 //!   the rest of libc.
+//! - [`unwind`]: the `_Unwind_*` functions, `__gcc_personality_v0` and the
+//!   landing-pad entry points of translated `invoke`s.
 
 pub mod call;
 pub mod cc;
@@ -33,3 +35,4 @@ pub mod stdio;
 pub mod stdlib;
 pub mod string;
 pub mod time;
+pub mod unwind;

@@ -57,6 +57,7 @@ mod ir;
 pub mod location;
 pub mod module;
 pub mod optimize;
+pub mod personality;
 pub mod prepare;
 pub mod reject;
 pub mod sites;

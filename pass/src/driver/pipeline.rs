@@ -444,6 +444,17 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
         )),
     })?;
 
+    if let Err(message) = crate::personality::apply(&module) {
+        let d = Diagnostic {
+            location: crate::location::Location::module(),
+            construct: "GIMSO_PERSONALITY".into(),
+            message,
+        };
+        eprintln!("{}", render_diagnostic(&d, opts.source, opts.cwd));
+        let err = DriverError::Diagnostics { count: 1 };
+        eprintln!("{err}");
+        return Err(err);
+    }
     crate::optimize::front_half(&module, opts.opt_level).map_err(|e| {
         DriverError::Internal(format!(
             "the optimiser failed on {}: {e}",

@@ -11,7 +11,7 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use gimso_abi::{
     ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, CC_INLINE_BYTES, FLAG_READONLY,
     THREAD_CC_CAPS_OFFSET, THREAD_CC_OUTLINE_CAPS_OFFSET, THREAD_CC_OUTLINE_PAYLOAD_OFFSET,
-    THREAD_CC_PAYLOAD_OFFSET, THREAD_REQUEST_MASK,
+    THREAD_CC_PAYLOAD_OFFSET, THREAD_REQUEST_MASK, THREAD_UNWIND_FRAMES_OFFSET,
 };
 
 use super::ModTx;
@@ -23,6 +23,8 @@ use crate::escape::{AllocaHome, classify_allocas};
 use crate::intrinsics::{IntrinsicClass, classify};
 use crate::inttoptr::{Cap, CapInference, Origin, infer};
 use crate::location::Location;
+
+mod unwinding;
 
 /// Per-function translation state.
 struct FnTx<'a, 'b, 'ctx> {
@@ -50,6 +52,13 @@ struct FnTx<'a, 'b, 'ctx> {
     sp: M,
     cur_old: V,
     cur_old_block: B,
+    /// This function's frame record (native stack) when it has a
+    /// personality.
+    frame: Option<V>,
+    /// Shared block returning with the exception flag.
+    unwind_exit: Option<B>,
+    /// Shared block for an exception arriving where none may.
+    unwind_fatal: Option<B>,
 }
 
 /// Translates the body of `old` into its new generic entry.
@@ -90,6 +99,9 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         sp,
         cur_old: std::ptr::null_mut(),
         cur_old_block: std::ptr::null_mut(),
+        frame: None,
+        unwind_exit: None,
+        unwind_fatal: None,
     };
     t.run();
 }
@@ -347,6 +359,7 @@ impl FnTx<'_, '_, '_> {
             );
             self.m.stats.stack_allocas += 1;
         }
+        self.push_frame();
     }
 
     fn site_for_function(&mut self) -> V {
@@ -939,12 +952,11 @@ impl FnTx<'_, '_, '_> {
             }
             LLVMAtomicCmpXchg => self.tx_cmpxchg(inst),
             LLVMAtomicRMW => self.tx_rmw(inst),
-            LLVMLandingPad => {
-                let ty = self.m.ll.type_of(inst);
-                let z = self.zero(ty);
-                self.set(inst, z);
-            }
+            LLVMLandingPad => self.tx_landingpad(inst),
             LLVMResume => {
+                // The value is ignored (spec "Resume"): the exception in
+                // flight is the runtime's.
+                self.pop_frame();
                 let ll = &self.m.ll;
                 let r = ll.const_struct(&[ll.i64c(1), ll.i64c(0)]);
                 ll.ret(r);
@@ -1422,12 +1434,15 @@ impl FnTx<'_, '_, '_> {
                 self.write_buf(types[i], t, payload, caps, off);
             }
         }
+        self.set_frame_lsda(inst);
         let ll = &self.m.ll;
         let r = ll.call(
             entry_type(ll),
             entry,
             &[self.thread, lower, ll.i64c(layout.bytes)],
         );
+        self.unwind_check(inst, r);
+        let ll = &self.m.ll;
         let ret_ty = ll.fn_ret(fnty);
         let expected = ret_bytes(ll, ret_ty);
         if expected > 0 {
@@ -1444,7 +1459,6 @@ impl FnTx<'_, '_, '_> {
             self.set(inst, t);
         }
         if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
-            // No exception ever unwinds yet (issue 5): continue normally.
             let normal = self.m.ll.successors(inst)[0];
             self.edge_to(normal);
         }
@@ -1479,12 +1493,14 @@ impl FnTx<'_, '_, '_> {
     }
 
     fn tx_ret(&mut self, inst: V) {
-        let ll = &self.m.ll;
-        if ll.num_operands(inst) == 0 {
+        if self.m.ll.num_operands(inst) == 0 {
+            self.pop_frame();
+            let ll = &self.m.ll;
             let r = ll.const_struct(&[ll.i64c(0), ll.i64c(0)]);
             ll.ret(r);
             return;
         }
+        let ll = &self.m.ll;
         let v = ll.operand(inst, 0);
         let ty = ll.type_of(v);
         let bytes = ret_bytes(ll, ty);
@@ -1492,6 +1508,7 @@ impl FnTx<'_, '_, '_> {
         let (payload, caps) = self.write_buffers(bytes);
         self.zero_caps(caps, bytes);
         self.write_buf(ty, t, payload, caps, 0);
+        self.pop_frame();
         let ll = &self.m.ll;
         let r = ll.const_struct(&[ll.i64c(0), ll.i64c(bytes)]);
         ll.ret(r);

@@ -846,6 +846,45 @@ impl Ll {
             }
         }
     }
+    // ---- exception handling ---------------------------------------------------
+
+    /// The personality of function `f`, if it has one.
+    pub fn personality(&self, f: V) -> Option<V> {
+        // SAFETY: `f` is a function.
+        unsafe { (LLVMHasPersonalityFn(f) != 0).then(|| LLVMGetPersonalityFn(f)) }
+    }
+    /// The clauses of landingpad `lp`, and whether it has the cleanup flag.
+    pub fn landingpad_clauses(&self, lp: V) -> (Vec<V>, bool) {
+        // SAFETY: `lp` is a landingpad instruction with that many clauses.
+        unsafe {
+            let n = LLVMGetNumClauses(lp);
+            let clauses = (0..n).map(|i| LLVMGetClause(lp, i)).collect();
+            (clauses, LLVMIsCleanup(lp) != 0)
+        }
+    }
+    pub fn set_constant_global(&self, g: V) {
+        // SAFETY: `g` is a global variable.
+        unsafe { LLVMSetGlobalConstant(g, 1) }
+    }
+    /// Whether function `f` or call `call` carries enum attribute `name` at
+    /// function level.
+    pub fn fn_has_attr(&self, f: V, name: &str) -> bool {
+        let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        // SAFETY: `f` is a function; the name is a valid attribute name.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+            !LLVMGetEnumAttributeAtIndex(f, idx, kind).is_null()
+        }
+    }
+    pub fn call_has_attr(&self, call: V, name: &str) -> bool {
+        let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        // SAFETY: `call` is a call or invoke; the name is a valid attribute name.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+            !LLVMGetCallSiteEnumAttribute(call, idx, kind).is_null()
+        }
+    }
+
     /// Adds the enum attributes `names` (e.g. `noreturn`) to function `f`.
     pub fn add_fn_attrs(&self, f: V, names: &[&str]) {
         let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;

@@ -16,6 +16,7 @@
 //!   [`globals`]: objects, module start-up and `main`.
 
 mod consts;
+mod eh;
 mod function;
 mod globals;
 mod layout;
@@ -61,6 +62,8 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub fn_map: HashMap<V, (V, V)>,
     /// Original global variable or alias → what it became.
     pub obj_map: HashMap<V, GlobalTx>,
+    /// Original `landingpad` → its LSDA constant (an original global).
+    pub lsda_map: HashMap<V, V>,
     /// Translated objects whose size and flags are known here.
     pub static_objects: HashMap<V, StaticObject>,
     pub const_memo: HashMap<V, Tx>,
@@ -114,6 +117,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         fn_map: HashMap::new(),
         obj_map: HashMap::new(),
         static_objects: HashMap::new(),
+        lsda_map: HashMap::new(),
         const_memo: HashMap::new(),
         mentions_memo: HashMap::new(),
         block_ids: HashMap::new(),
@@ -126,6 +130,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
             .into_iter()
             .filter(|&f| !m.ll.name(f).starts_with("llvm."))
             .collect();
+    m.create_lsdas(&old_functions);
     let old_globals: Vec<V> = m.ll.globals();
     let old_aliases: Vec<V> = m.ll.aliases();
     m.declare_functions(&old_functions);

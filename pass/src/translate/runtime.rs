@@ -33,6 +33,9 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_register_global", "P", "v"),
     ("gimso_thread_attach", "", "p"),
     ("gimso_start_main", "wppp" /* + i64 below */, "w"),
+    ("gimso_landing_pad", "p", "i"),
+    ("gimso_landing_register", "i", "P"),
+    ("gimso_unwind_into_nounwind", "p", "v"),
 ];
 
 /// Entry points that report a safety error and never return.
@@ -42,6 +45,7 @@ const FAILURES: &[&str] = &[
     "gimso_ret_size_failed",
     "gimso_unreachable",
     "gimso_indirectbr_failed",
+    "gimso_unwind_into_nounwind",
 ];
 
 fn shape(ll: &Ll, s: &str) -> Vec<T> {

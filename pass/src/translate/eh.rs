@@ -1,0 +1,79 @@
+//! Exception-handling data (DESIGN §7): one LSDA object per `landingpad`,
+//! in the format `gimso.h` documents (`gimso_eh_landing_pad`).
+//!
+//! The objects are made as ordinary constant globals of the original
+//! module before any global is translated, so they become read-only gimso
+//! objects like every other constant, with their `type_info` pointers
+//! getting capabilities at start-up.
+
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
+
+use gimso_abi::{EH_CLAUSE_CATCH, EH_CLAUSE_FILTER};
+
+use super::ModTx;
+use super::ll::V;
+
+impl ModTx<'_, '_> {
+    /// Creates the LSDA of every `landingpad` in `functions` and records it
+    /// in [`ModTx::lsda_map`].
+    pub fn create_lsdas(&mut self, functions: &[V]) {
+        let mut n = 0;
+        for &f in functions {
+            if self.ll.is_declaration(f) {
+                continue;
+            }
+            for b in self.ll.blocks(f) {
+                for inst in self.ll.instructions(b) {
+                    if self.ll.opcode(inst) == LLVMOpcode::LLVMLandingPad {
+                        let g = self.lsda_for(inst, n);
+                        self.lsda_map.insert(inst, g);
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn private_constant(&self, init: V, name: &str) -> V {
+        let g = self.ll.add_global(self.ll.type_of(init), name);
+        self.ll.set_initializer(g, init);
+        self.ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
+        self.ll.set_constant_global(g);
+        g
+    }
+
+    /// `{cleanup, num_clauses, [{kind, num_types, types}]}` for `lp`.
+    fn lsda_for(&mut self, lp: V, n: usize) -> V {
+        let (clauses, cleanup) = self.ll.landingpad_clauses(lp);
+        let ll = &self.ll;
+        let (ptr, i64) = (ll.ptr(), ll.i64());
+        let clause_ty = ll.struct_ty(&[i64, i64, ptr]);
+        let mut out = Vec::new();
+        for (j, &c) in clauses.iter().enumerate() {
+            let ty = self.ll.type_of(c);
+            let (kind, types): (u64, Vec<V>) =
+                if self.ll.kind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                    let len = self.ll.array_len(ty) as u32;
+                    let elems = (0..len).map(|k| self.ll.aggregate_element(c, k)).collect();
+                    (EH_CLAUSE_FILTER, elems)
+                } else {
+                    (EH_CLAUSE_CATCH, vec![c])
+                };
+            let types_ptr = if types.is_empty() {
+                self.ll.null_ptr()
+            } else {
+                let arr = self.ll.const_array(ptr, &types);
+                self.private_constant(arr, &format!("gimso.lsda.{n}.types.{j}"))
+            };
+            let ll = &self.ll;
+            out.push(ll.const_struct(&[ll.i64c(kind), ll.i64c(types.len() as u64), types_ptr]));
+        }
+        let ll = &self.ll;
+        let init = ll.const_struct(&[
+            ll.i64c(u64::from(cleanup)),
+            ll.i64c(out.len() as u64),
+            ll.const_array(clause_ty, &out),
+        ]);
+        self.private_constant(init, &format!("gimso.lsda.{n}"))
+    }
+}

@@ -1,0 +1,193 @@
+//! Exceptions in a translated body (DESIGN §7, spec "Invoke", "Landing
+//! Pad", "Resume"): the frame record of a function with a personality,
+//! the exception check after every call, landing pads and `resume`.
+
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+
+use gimso_abi::{FRAME_LSDA_OFFSET, FRAME_PERSONALITY_OFFSET, FRAME_PREV_OFFSET};
+
+use super::super::consts::Tx;
+use super::super::layout::has_ptr;
+use super::super::ll::B;
+use super::super::runtime::call;
+use super::{FnTx, THREAD_UNWIND_FRAMES_OFFSET, V};
+
+impl FnTx<'_, '_, '_> {
+    /// Links this function's frame record (if it has a personality) on the
+    /// thread's chain. Runs at the end of the prologue.
+    pub(super) fn push_frame(&mut self) {
+        let Some(pers) = self.m.ll.personality(self.old) else {
+            return;
+        };
+        let p = self.tx(pers);
+        let ll = &self.m.ll;
+        let ptr = ll.ptr();
+        let ty = ll.struct_ty(&[ptr, ptr, ptr, ptr, ptr]);
+        let rec = self.entry_alloca(ty);
+        let ll = &self.m.ll;
+        let slot = ll.gep_i8c(self.thread, THREAD_UNWIND_FRAMES_OFFSET as u64);
+        let prev = ll.load(ptr, slot, 8);
+        ll.store(prev, ll.gep_i8c(rec, FRAME_PREV_OFFSET as u64), 8);
+        let pc = p.cap.unwrap_or_else(|| ll.null_ptr());
+        let at = FRAME_PERSONALITY_OFFSET as u64;
+        ll.store(p.int, ll.gep_i8c(rec, at), 8);
+        ll.store(pc, ll.gep_i8c(rec, at + 8), 8);
+        let null = ll.null_ptr();
+        let at = FRAME_LSDA_OFFSET as u64;
+        ll.store(null, ll.gep_i8c(rec, at), 8);
+        ll.store(null, ll.gep_i8c(rec, at + 8), 8);
+        ll.store(rec, slot, 8);
+        self.frame = Some(rec);
+    }
+
+    /// Unlinks the frame record before the function returns (normally or
+    /// unwinding).
+    pub(super) fn pop_frame(&mut self) {
+        let Some(rec) = self.frame else { return };
+        let ll = &self.m.ll;
+        let prev = ll.load(ll.ptr(), ll.gep_i8c(rec, FRAME_PREV_OFFSET as u64), 8);
+        let slot = ll.gep_i8c(self.thread, THREAD_UNWIND_FRAMES_OFFSET as u64);
+        ll.store(prev, slot, 8);
+    }
+
+    /// Before a call: the frame's LSDA becomes the landing pad of this
+    /// `invoke`, or null for a plain call.
+    pub(super) fn set_frame_lsda(&mut self, inst: V) {
+        let Some(rec) = self.frame else { return };
+        let lsda = if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+            let pad = self.landingpad_of(inst);
+            match pad.and_then(|lp| self.m.lsda_map.get(&lp).copied()) {
+                Some(g) => self.tx(g),
+                None => Tx::plain(self.m.ll.null_ptr()),
+            }
+        } else {
+            Tx::plain(self.m.ll.null_ptr())
+        };
+        let ll = &self.m.ll;
+        let at = FRAME_LSDA_OFFSET as u64;
+        let cap = lsda.cap.unwrap_or_else(|| ll.null_ptr());
+        ll.store(lsda.int, ll.gep_i8c(rec, at), 8);
+        ll.store(cap, ll.gep_i8c(rec, at + 8), 8);
+    }
+
+    /// The `landingpad` that starts the unwind destination of `invoke`.
+    fn landingpad_of(&self, invoke: V) -> Option<V> {
+        let ll = &self.m.ll;
+        let dest = *ll.successors(invoke).get(1)?;
+        ll.instructions(dest)
+            .into_iter()
+            .find(|&i| ll.opcode(i) != LLVMOpcode::LLVMPHI)
+            .filter(|&i| ll.opcode(i) == LLVMOpcode::LLVMLandingPad)
+    }
+
+    /// After the call `inst` returned `r`: with the exception flag, an
+    /// `invoke` asks the runtime whether its landing pad runs; a plain call
+    /// returns unwinding, or stops the program where no exception may pass
+    /// (a `nounwind` function or call). Leaves the builder in the
+    /// no-exception continuation.
+    pub(super) fn unwind_check(&mut self, inst: V, r: V) {
+        let ll = &self.m.ll;
+        let flag = ll.extract_value(r, 0);
+        let threw = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
+        let cont = ll.append_block(self.new, "");
+        if ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+            let exc = ll.append_block(self.new, "");
+            ll.cond_br(threw, exc, cont);
+            ll.position_at_end(exc);
+            let enter = call(ll, "gimso_landing_pad", &[self.thread]);
+            let enter = ll.icmp(LLVMIntPredicate::LLVMIntNE, enter, ll.i64c(0));
+            let pad = ll.append_block(self.new, "");
+            let exit = self.unwind_exit_block();
+            self.m.ll.cond_br(enter, pad, exit);
+            self.m.ll.position_at_end(pad);
+            let dest = self.m.ll.successors(inst)[1];
+            self.edge_to(dest);
+        } else {
+            let may_unwind = !self.m.ll.fn_has_attr(self.old, "nounwind")
+                && !self.m.ll.call_has_attr(inst, "nounwind");
+            let target = if may_unwind {
+                self.unwind_exit_block()
+            } else {
+                self.unwind_fatal_block()
+            };
+            self.m.ll.cond_br(threw, target, cont);
+        }
+        self.m.ll.position_at_end(cont);
+    }
+
+    /// The shared block that returns with the exception flag.
+    fn unwind_exit_block(&mut self) -> B {
+        if let Some(b) = self.unwind_exit {
+            return b;
+        }
+        let here = self.m.ll.insert_block();
+        let b = self.m.ll.append_block(self.new, "gimso.unwind");
+        self.m.ll.position_at_end(b);
+        self.pop_frame();
+        let ll = &self.m.ll;
+        ll.ret(ll.const_struct(&[ll.i64c(1), ll.i64c(0)]));
+        ll.position_at_end(here);
+        self.unwind_exit = Some(b);
+        b
+    }
+
+    /// The shared block for an exception arriving at a call it may not
+    /// pass: a fatal error naming this function.
+    fn unwind_fatal_block(&mut self) -> B {
+        if let Some(b) = self.unwind_fatal {
+            return b;
+        }
+        let here = self.m.ll.insert_block();
+        let b = self.m.ll.append_block(self.new, "gimso.nounwind");
+        self.m.ll.position_at_end(b);
+        let site = self.site_for_function();
+        call(&self.m.ll, "gimso_unwind_into_nounwind", &[site]);
+        self.m.ll.unreachable();
+        self.m.ll.position_at_end(here);
+        self.unwind_fatal = Some(b);
+        b
+    }
+
+    /// `landingpad`: the two unwind registers the personality set, as the
+    /// pad's `{ptr-or-int, ptr-or-int}` (integers truncated).
+    pub(super) fn tx_landingpad(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(inst);
+        let fields = if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
+            ll.struct_fields(ty)
+        } else {
+            Vec::new()
+        };
+        let ok = fields.len() == 2
+            && fields.iter().all(|&f| {
+                ll.is_ptr(f)
+                    || (ll.kind(f) == LLVMTypeKind::LLVMIntegerTypeKind && ll.int_width(f) <= 64)
+            });
+        if !ok {
+            self.error(
+                "this landingpad type",
+                "a landing pad yields two pointers or integers of at most 64 bits",
+            );
+            let z = self.zero(ty);
+            self.set(inst, z);
+            return;
+        }
+        let mut int = ll.zero(ty);
+        let mut cap = ll.zero(ty);
+        for (i, &f) in fields.iter().enumerate() {
+            let ll = &self.m.ll;
+            let r = call(ll, "gimso_landing_register", &[ll.i64c(i as u64)]);
+            let (iv, lower) = (ll.extract_value(r, 0), ll.extract_value(r, 1));
+            if ll.is_ptr(f) {
+                int = ll.insert_value(int, iv, i as u32);
+                cap = ll.insert_value(cap, lower, i as u32);
+            } else {
+                let wide = ll.ptrtoint(iv, ll.i64());
+                let v = ll.int_cast(wide, f);
+                int = ll.insert_value(int, v, i as u32);
+            }
+        }
+        let cap = has_ptr(&self.m.ll, ty).then_some(cap);
+        self.set(inst, Tx { int, cap });
+    }
+}
