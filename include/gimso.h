@@ -174,10 +174,14 @@ typedef struct gimso_frame_record {
  *
  *   cleanup      nonzero if the pad has the `cleanup` flag
  *   num_clauses  number of clauses that follow
- *   clauses[i]   { kind, num_types, types }: kind GIMSO_EH_CLAUSE_CATCH has
- *                one type (a type_info pointer; NULL catches everything),
- *                GIMSO_EH_CLAUSE_FILTER lists the types of an exception
- *                specification (none: `throw()`).
+ *   clauses[i]   { kind, selector, num_types, types }: kind
+ *                GIMSO_EH_CLAUSE_CATCH has one type (a type_info pointer;
+ *                NULL catches everything), GIMSO_EH_CLAUSE_FILTER lists the
+ *                types of an exception specification (none: `throw()`).
+ *                `selector` is the value a personality puts in register 1
+ *                when the clause applies: what `llvm.eh.typeid.for` of the
+ *                catch type yields in the landing pad (positive), or a
+ *                negative number for a filter.
  *
  * A personality reads it with ordinary (checked) loads. */
 /* Gives a C function (compiled with -fexceptions) the personality `fn`,
@@ -189,10 +193,11 @@ typedef struct gimso_frame_record {
 #define GIMSO_EH_LSDA_CLEANUP_OFFSET 0
 #define GIMSO_EH_LSDA_NUM_CLAUSES_OFFSET 8
 #define GIMSO_EH_LSDA_CLAUSES_OFFSET 16
-#define GIMSO_EH_CLAUSE_SIZE 24
+#define GIMSO_EH_CLAUSE_SIZE 32
 
 typedef struct gimso_eh_clause {
     uint64_t kind;
+    int64_t selector;
     uint64_t num_types;
     const void *const *types;
 } gimso_eh_clause;

@@ -1,6 +1,7 @@
-//! C programs with expected outcomes (DESIGN §10): every `tests/c/*.c` is
-//! compiled with `gimso-cc` at `-O0` and `-O2` (both with `-g`), run, and
-//! checked against the header comment at the top of the file:
+//! C and C++ programs with expected outcomes (DESIGN §10): every
+//! `tests/c/*.c` is compiled with `gimso-cc`, every `tests/cxx/*.cpp` with
+//! `gimso-c++`, at `-O0` and `-O2` (both with `-g`), run, and checked
+//! against the header comment at the top of the file:
 //!
 //! ```text
 //! /* gimso-test
@@ -8,6 +9,7 @@
 //!  * exit: 0                        (run only; default 0)
 //!  * line: 17                       (error only: the report names <file>.c:17)
 //!  * stderr: Assertion              (optional: stderr must contain this text)
+//!  * flags: -fexceptions            (optional: extra compiler flags)
 //!  * native: no-asan (why)          (optional note for tests/c/verify_native.py)
 //!  * stdout:                        (optional for error programs: the output
 //!  * | first line of stdout           printed before the report)
@@ -74,6 +76,8 @@ struct Header {
 
 #[derive(Debug, Clone)]
 struct Program {
+    /// C++ (`tests/cxx/*.cpp`, compiled with `gimso-c++`).
+    cxx: bool,
     path: PathBuf,
     name: String,
     header: Header,
@@ -83,15 +87,31 @@ fn c_dir() -> PathBuf {
     support::root().join("tests/c")
 }
 
-/// Every `tests/c/*.c`, sorted by name.
+/// Every `tests/c/*.c`, then every `tests/cxx/*.cpp`, each sorted by name.
 fn program_paths() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(c_dir())
-        .expect("read tests/c")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    paths.sort();
-    paths
+    let mut all = Vec::new();
+    for (dir, ext) in [(c_dir(), "c"), (support::root().join("tests/cxx"), "cpp")] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        paths.sort();
+        all.extend(paths);
+    }
+    all
+}
+
+/// The C++ driver next to `cc` (`gimso-c++`), or `cc -x c++`.
+fn cxx_command(cc: &Path) -> Command {
+    let cxx = cc.with_file_name("gimso-c++");
+    if cxx.exists() {
+        Command::new(cxx)
+    } else {
+        let mut c = Command::new(cc);
+        c.args(["-x", "c++"]);
+        c
+    }
 }
 
 /// Safety-error titles: those in `shadow/src/report.rs` plus [`EXTRA_KINDS`].
@@ -249,7 +269,13 @@ fn load_programs() -> Result<Vec<Program>, Vec<String>> {
                 {
                     problems.push(format!("{name}: `line: {l}` is not a line of the file"));
                 }
-                programs.push(Program { path, name, header });
+                let cxx = path.extension().is_some_and(|e| e == "cpp");
+                programs.push(Program {
+                    cxx,
+                    path,
+                    name,
+                    header,
+                });
             }
             Err(e) => problems.push(format!("{name}: {e}")),
         }
@@ -461,7 +487,11 @@ fn check_program(cc: &Path, dir: &Path, p: &Program, opt: &str) -> Option<String
     let tag = format!("{stem}{opt}");
     let exe = dir.join(&tag);
     let _ = std::fs::remove_file(&exe);
-    let mut compile = Command::new(cc);
+    let mut compile = if p.cxx {
+        cxx_command(cc)
+    } else {
+        Command::new(cc)
+    };
     compile
         .current_dir(dir)
         .args([opt, "-g"])

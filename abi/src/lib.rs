@@ -423,8 +423,8 @@ pub const EH_LSDA_CLEANUP_OFFSET: usize = 0;
 pub const EH_LSDA_NUM_CLAUSES_OFFSET: usize = 8;
 /// Offset of the first clause in a landing-pad LSDA object.
 pub const EH_LSDA_CLAUSES_OFFSET: usize = 16;
-/// Bytes per clause: kind, type count, pointer to the type array.
-pub const EH_CLAUSE_SIZE: usize = 24;
+/// Bytes per clause: kind, selector, type count, pointer to the type array.
+pub const EH_CLAUSE_SIZE: usize = 32;
 
 /// Offset of the state word in [`ThreadAbi`].
 pub const THREAD_STATE_OFFSET: usize = offset_of!(ThreadAbi, state);

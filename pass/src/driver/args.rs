@@ -61,6 +61,8 @@ pub struct Invocation {
     /// `--gimso-libdir=DIR`: where `libgimso.a` is (see
     /// [`crate::driver::pipeline::find_runtime`]).
     pub gimso_libdir: Option<PathBuf>,
+    /// Sources are C++ (`gimso-c++`, or `-x c++`).
+    pub cxx: bool,
 }
 
 /// A command line `gimso-cc` refuses, with the reason.
@@ -100,6 +102,11 @@ const REFUSED_F: &[(&str, &str)] = &[
 
 /// Parses `args` (without the program name).
 pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
+    parse_as(args, false)
+}
+
+/// Parses a `gimso-c++` command line (`cxx`) or a `gimso-cc` one.
+pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
     let mut inv = Invocation {
         mode: Mode::Link,
         inputs: Vec::new(),
@@ -110,6 +117,7 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
         verbose: false,
         emit_llvm: false,
         gimso_libdir: None,
+        cxx,
     };
     let mut language: Option<String> = None;
     let mut i = 0;
@@ -117,7 +125,8 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
         let arg = &args[i];
         i += 1;
         if !arg.starts_with('-') || arg == "-" {
-            inv.inputs.push(classify_input(arg, language.as_deref())?);
+            inv.inputs
+                .push(classify_input(arg, language.as_deref(), inv.cxx)?);
             continue;
         }
         // Options with a value, glued (`-Ifoo`) or separate (`-I foo`).
@@ -136,12 +145,17 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
                 "-l" => inv.inputs.push(Input::Library(value)),
                 "-L" => inv.link_flags.push(format!("-L{value}")),
                 "-x" => {
-                    if value != "c" && value != "none" {
-                        return Err(ArgError(format!(
-                            "language '{value}' is not supported by gimso-cc (C only)"
-                        )));
+                    match value.as_str() {
+                        "none" => {}
+                        "c" => inv.cxx = false,
+                        "c++" => inv.cxx = true,
+                        _ => {
+                            return Err(ArgError(format!(
+                                "language '{value}' is not supported by gimso (C and C++ only)"
+                            )));
+                        }
                     }
-                    language = (value == "c").then_some(value);
+                    language = (value != "none").then_some(value);
                 }
                 "-include" | "-isystem" | "-MF" | "-MT" | "-MQ" => {
                     inv.compile_flags.push(flag.to_string());
@@ -229,14 +243,15 @@ pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
     Ok(inv)
 }
 
-fn classify_input(arg: &str, language: Option<&str>) -> Result<Input, ArgError> {
+fn classify_input(arg: &str, language: Option<&str>, cxx: bool) -> Result<Input, ArgError> {
     let path = PathBuf::from(arg);
-    if language == Some("c") {
+    if matches!(language, Some("c" | "c++")) {
         return Ok(Input::C(path));
     }
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "c" | "i" => Ok(Input::C(path)),
+        "cc" | "cpp" | "cxx" | "C" | "c++" | "cp" | "CPP" | "ii" if cxx => Ok(Input::C(path)),
         "o" | "a" | "so" => Ok(Input::Object(path)),
         "cc" | "cpp" | "cxx" | "C" => Err(ArgError(format!(
             "'{arg}': C++ sources are compiled with gimso-c++, not gimso-cc"

@@ -12,8 +12,22 @@ pub mod pipeline;
 /// Runs `gimso-cc` with `args` (without the program name) in the process's
 /// environment and returns the exit status.
 pub fn main(args: &[String]) -> i32 {
+    main_as(args, invoked_as_cxx())
+}
+
+/// Whether the program was started as `gimso-c++` (or `gimso-cxx`).
+fn invoked_as_cxx() -> bool {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .is_some_and(|n| n.ends_with("++") || n.ends_with("cxx"))
+}
+
+/// Runs the driver for C (`gimso-cc`) or C++ (`gimso-c++`).
+pub fn main_as(args: &[String], cxx: bool) -> i32 {
     pipeline::install_panic_hook();
-    let inv = match args::parse(args) {
+    let inv = match args::parse_as(args, cxx) {
         Ok(inv) => inv,
         Err(e) => {
             eprintln!("{e}");

@@ -125,6 +125,11 @@ pub const BACK_HALF_FLAGS: &[&str] = &["-Qunused-arguments", "-mllvm", "-trap-un
 /// System libraries linked after `libgimso.a`.
 pub const RUNTIME_DEPS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
+/// The C++ ABI support every C++ program links (compiled on first use).
+const CXXABI_C: &str = include_str!("../../../cxx/cxxabi.c");
+/// `gimso.h`, which [`CXXABI_C`] includes.
+const GIMSO_H: &str = include_str!("../../../include/gimso.h");
+
 /// Linkers tried, fastest first, when the user names none: the runtime
 /// archive is large (Rust std, the symboliser), and the default BFD linker
 /// spends longer on it than on the whole program (0.2 s against 0.08 s
@@ -1163,7 +1168,7 @@ impl Driver<'_> {
         let count = self.inv.inputs.len();
         for (i, input) in self.inv.inputs.iter().enumerate() {
             match input {
-                Input::C(path) => push_source(&mut cmd, path, i + 1 < count),
+                Input::C(path) => push_source(&mut cmd, path, i + 1 < count, self.inv.cxx),
                 Input::Object(path) => {
                     cmd.arg(path);
                 }
@@ -1257,6 +1262,9 @@ impl Driver<'_> {
         if let Some(code) = first_err {
             return Err(DriverError::Reported { code });
         }
+        if inv.cxx {
+            link_inputs.push(self.cxx_support(&tmp, &runtime)?.into_os_string());
+        }
         let mut cmd = self.clang();
         cmd.args(&inv.link_flags);
         let user_linker: Vec<&String> = inv
@@ -1283,6 +1291,51 @@ impl Driver<'_> {
         let result = self.link(cmd, &renames);
         drop(tmp);
         result
+    }
+
+    /// The object of `cxx/cxxabi.c` (the C++ ABI support, compiled by
+    /// gimso-cc itself), cached next to the runtime archive when that
+    /// directory is writable.
+    fn cxx_support(&self, tmp: &TempDir, runtime: &Path) -> Result<PathBuf, DriverError> {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in CXXABI_C
+            .bytes()
+            .chain(GIMSO_H.bytes())
+            .chain(version_line().bytes())
+        {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+        let name = format!("gimso-cxxabi-{h:016x}.o");
+        let cached = runtime.with_file_name(&name);
+        if cached.is_file() {
+            return Ok(cached);
+        }
+        let io = |what: &str, error| DriverError::Io {
+            what: what.to_owned(),
+            error,
+        };
+        let src = tmp.path().join("gimso-cxxabi.c");
+        std::fs::write(&src, CXXABI_C).map_err(|e| io("cannot write the C++ support source", e))?;
+        std::fs::write(tmp.path().join("gimso.h"), GIMSO_H)
+            .map_err(|e| io("cannot write gimso.h", e))?;
+        let obj = tmp.path().join(&name);
+        let exe = std::env::current_exe().map_err(|e| io("cannot find gimso-cc itself", e))?;
+        let mut cmd = Command::new(exe);
+        cmd.args(["-x", "c", "-O2", "-fexceptions", "-c"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&obj);
+        if let Some(c) = self.env.clang.to_str().filter(|c| !c.is_empty()) {
+            cmd.env("GIMSO_CLANG", c);
+        }
+        self.status(cmd)?;
+        // Publish atomically; if the directory is read-only, use ours.
+        let staged = runtime.with_file_name(format!("{name}.{}", std::process::id()));
+        if std::fs::copy(&obj, &staged).is_ok() && std::fs::rename(&staged, &cached).is_ok() {
+            return Ok(cached);
+        }
+        let _ = std::fs::remove_file(&staged);
+        Ok(obj)
     }
 
     fn sources(&self) -> impl Iterator<Item = &PathBuf> {
@@ -1330,7 +1383,7 @@ impl Driver<'_> {
         }
         cmd.args(dependency_defaults(&inv.compile_flags, dep_target));
         cmd.args(FRONT_HALF_NO_PASSES).arg("-emit-llvm").arg("-c");
-        push_source(&mut cmd, src, false);
+        push_source(&mut cmd, src, false, inv.cxx);
         cmd.arg("-o").arg(&front_bc);
         self.status(cmd)?;
 
@@ -1458,9 +1511,14 @@ fn exit_code_of(status: std::process::ExitStatus) -> i32 {
 
 /// Adds a C source to a clang command, with `-x c` when its name would not
 /// tell clang it is C (and `-x none` after it when `more` inputs follow).
-fn push_source(cmd: &mut Command, src: &Path, more: bool) {
+fn push_source(cmd: &mut Command, src: &Path, more: bool, cxx: bool) {
     let ext = src.extension().and_then(OsStr::to_str);
-    if matches!(ext, Some("c" | "i")) {
+    if cxx {
+        cmd.args(["-x", "c++"]).arg(src);
+        if more {
+            cmd.args(["-x", "none"]);
+        }
+    } else if matches!(ext, Some("c" | "i")) {
         cmd.arg(src);
     } else {
         cmd.args(["-x", "c"]).arg(src);

@@ -34,6 +34,14 @@ impl ModTx<'_, '_> {
         }
     }
 
+    /// The module-wide number of catch type `t` (a `type_info` pointer or
+    /// null), from 1: what `llvm.eh.typeid.for(t)` yields and what a
+    /// personality reports for a catch clause of `t`.
+    pub fn type_id(&mut self, t: V) -> i64 {
+        let next = self.type_ids.len() as i64 + 1;
+        *self.type_ids.entry(t).or_insert(next)
+    }
+
     fn private_constant(&self, init: V, name: &str) -> V {
         let g = self.ll.add_global(self.ll.type_of(init), name);
         self.ll.set_initializer(g, init);
@@ -42,22 +50,23 @@ impl ModTx<'_, '_> {
         g
     }
 
-    /// `{cleanup, num_clauses, [{kind, num_types, types}]}` for `lp`.
+    /// `{cleanup, num_clauses, [{kind, selector, num_types, types}]}` for `lp`.
     fn lsda_for(&mut self, lp: V, n: usize) -> V {
         let (clauses, cleanup) = self.ll.landingpad_clauses(lp);
         let ll = &self.ll;
         let (ptr, i64) = (ll.ptr(), ll.i64());
-        let clause_ty = ll.struct_ty(&[i64, i64, ptr]);
+        let clause_ty = ll.struct_ty(&[i64, i64, i64, ptr]);
         let mut out = Vec::new();
         for (j, &c) in clauses.iter().enumerate() {
             let ty = self.ll.type_of(c);
-            let (kind, types): (u64, Vec<V>) =
+            let (kind, selector, types): (u64, i64, Vec<V>) =
                 if self.ll.kind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
                     let len = self.ll.array_len(ty) as u32;
                     let elems = (0..len).map(|k| self.ll.aggregate_element(c, k)).collect();
-                    (EH_CLAUSE_FILTER, elems)
+                    self.filters += 1;
+                    (EH_CLAUSE_FILTER, -self.filters, elems)
                 } else {
-                    (EH_CLAUSE_CATCH, vec![c])
+                    (EH_CLAUSE_CATCH, self.type_id(c), vec![c])
                 };
             let types_ptr = if types.is_empty() {
                 self.ll.null_ptr()
@@ -66,7 +75,12 @@ impl ModTx<'_, '_> {
                 self.private_constant(arr, &format!("gimso.lsda.{n}.types.{j}"))
             };
             let ll = &self.ll;
-            out.push(ll.const_struct(&[ll.i64c(kind), ll.i64c(types.len() as u64), types_ptr]));
+            out.push(ll.const_struct(&[
+                ll.i64c(kind),
+                ll.i64c(selector as u64),
+                ll.i64c(types.len() as u64),
+                types_ptr,
+            ]));
         }
         let ll = &self.ll;
         let init = ll.const_struct(&[

@@ -1698,7 +1698,12 @@ impl FnTx<'_, '_, '_> {
             if let Some(t) = self.vals.get_mut(&inst) {
                 t.cap = Some(cap);
             }
-        } else if n.starts_with("llvm.is.constant") || n == "llvm.eh.typeid.for" {
+        } else if n.starts_with("llvm.eh.typeid.for") {
+            let t = self.m.ll.operand(inst, 0);
+            let id = self.m.type_id(t);
+            let c = self.m.ll.const_int(ty, id as u64);
+            self.set(inst, Tx::plain(c));
+        } else if n.starts_with("llvm.is.constant") {
             let c = self.m.ll.const_int(ty, 0);
             self.set(inst, Tx::plain(c));
         } else {

@@ -64,6 +64,10 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub obj_map: HashMap<V, GlobalTx>,
     /// Original `landingpad` → its LSDA constant (an original global).
     pub lsda_map: HashMap<V, V>,
+    /// Catch type → its selector ([`ModTx::type_id`]).
+    pub type_ids: HashMap<V, i64>,
+    /// Filter clauses numbered so far (their selectors are negative).
+    pub filters: i64,
     /// Translated objects whose size and flags are known here.
     pub static_objects: HashMap<V, StaticObject>,
     pub const_memo: HashMap<V, Tx>,
@@ -118,6 +122,8 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         obj_map: HashMap::new(),
         static_objects: HashMap::new(),
         lsda_map: HashMap::new(),
+        type_ids: HashMap::new(),
+        filters: 0,
         const_memo: HashMap::new(),
         mentions_memo: HashMap::new(),
         block_ids: HashMap::new(),

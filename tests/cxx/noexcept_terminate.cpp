@@ -1,0 +1,24 @@
+/* gimso-test
+ * expect: run
+ * exit: 134
+ * flags: -Wno-exceptions
+ * stderr: terminate called
+ * stdout:
+ * | before
+ */
+// An exception leaving a noexcept function terminates the program.
+extern "C" int printf(const char *, ...);
+
+[[gnu::noinline]] void thrower() { throw 1; }
+[[gnu::noinline]] void sealed() noexcept { thrower(); }
+
+int main() {
+    printf("before\n");
+    try {
+        sealed();
+    } catch (...) {
+        printf("not caught here\n");
+    }
+    printf("not reached\n");
+    return 0;
+}
