@@ -129,12 +129,17 @@ typedef struct gimso_frame_record {
     struct gimso_frame_record *prev;
     gimso_ptr personality;
     gimso_ptr lsda;
+    uint64_t epoch; /* 0; numbered by the runtime for setjmp */
 } gimso_frame_record;
 
 #define GIMSO_FRAME_PREV_OFFSET 0
 #define GIMSO_FRAME_PERSONALITY_OFFSET 8
 #define GIMSO_FRAME_LSDA_OFFSET 24
-#define GIMSO_FRAME_RECORD_SIZE 40
+#define GIMSO_FRAME_EPOCH_OFFSET 40
+#define GIMSO_FRAME_RECORD_SIZE 48
+/* personality.intval of a frame without a personality that keeps a record
+ * for setjmp (a barrier has intval 0). */
+#define GIMSO_FRAME_NO_PERSONALITY 1
 
 #define GIMSO_THREAD_STATE_OFFSET 0
 #define GIMSO_THREAD_CC_OUTLINE_PAYLOAD_OFFSET 8
@@ -184,6 +189,20 @@ typedef struct gimso_frame_record {
  *                negative number for a filter.
  *
  * A personality reads it with ordinary (checked) loads. */
+/* The translated `invoke` whose callee returned with the exception flag:
+ * 1 if its landing pad runs (the `landingpad` then reads the two unwind
+ * registers with gimso_landing_register), 0 to go on unwinding. */
+uint64_t gimso_landing_pad(gimso_thread_abi *thread);
+gimso_ptr gimso_landing_register(uint64_t index);
+/* An exception reached a function or call that cannot unwind. */
+GIMSO_NORETURN void gimso_unwind_into_nounwind(const gimso_source_location *loc);
+/* The first half of a translated setjmp(env) / sigsetjmp(env, savemask):
+ * `native` is the caller's private native jmp_buf (glibc's _setjmp fills it
+ * next), `record` the caller's frame record. */
+void gimso_setjmp_prepare(gimso_thread_abi *thread, gimso_ptr env, void *native,
+                          gimso_frame_record *record, int savemask,
+                          const gimso_source_location *loc);
+
 /* Gives a C function (compiled with -fexceptions) the personality `fn`,
  * which must be declared in the same file, instead of __gcc_personality_v0. */
 #define GIMSO_PERSONALITY(fn) __attribute__((annotate("gimso.personality:" #fn)))

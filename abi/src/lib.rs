@@ -368,7 +368,16 @@ pub struct FrameRecord {
     ///
     /// [`GIMSO_EH_*`-format]: EH_CLAUSE_CATCH
     pub lsda: FlightPtr,
+    /// 0 when linked; the runtime gives the record a thread-unique number
+    /// when a `setjmp` in its frame needs one, so a `longjmp` can tell the
+    /// frame from a later one at the same address.
+    pub epoch: u64,
 }
+
+/// `FrameRecord::personality.intval` of a frame that has no personality
+/// (it keeps a record for `setjmp`); its capability is null, as a
+/// barrier's, but a barrier's intval is 0.
+pub const FRAME_NO_PERSONALITY: usize = 1;
 
 /// Offset of [`FrameRecord::prev`].
 pub const FRAME_PREV_OFFSET: usize = offset_of!(FrameRecord, prev);
@@ -376,6 +385,8 @@ pub const FRAME_PREV_OFFSET: usize = offset_of!(FrameRecord, prev);
 pub const FRAME_PERSONALITY_OFFSET: usize = offset_of!(FrameRecord, personality);
 /// Offset of [`FrameRecord::lsda`].
 pub const FRAME_LSDA_OFFSET: usize = offset_of!(FrameRecord, lsda);
+/// Offset of [`FrameRecord::epoch`].
+pub const FRAME_EPOCH_OFFSET: usize = offset_of!(FrameRecord, epoch);
 /// Size of [`FrameRecord`].
 pub const FRAME_RECORD_SIZE: usize = size_of::<FrameRecord>();
 
@@ -466,7 +477,7 @@ pub const FATAL_REPORT_PREFIX: &str = "gimso: fatal error:";
 const _: () = assert!(size_of::<ObjectHeader>() == HEADER_SIZE);
 const _: () = assert!(HEADER_UPPER_OFFSET == 0 && HEADER_AUX_OFFSET == 8);
 const _: () = assert!(size_of::<FlightPtr>() == 16);
-const _: () = assert!(FRAME_RECORD_SIZE == 40 && FRAME_LSDA_OFFSET == 24);
+const _: () = assert!(FRAME_RECORD_SIZE == 48 && FRAME_LSDA_OFFSET == 24);
 const _: () = assert!(size_of::<CmpxchgResult>() == 24);
 const _: () = assert!(size_of::<EntryResult>() == 16);
 const _: () = assert!(ATOMIC_BOX_SIZE == 16);
@@ -555,7 +566,9 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
         FRAME_PERSONALITY_OFFSET as u64,
     ),
     ("GIMSO_FRAME_LSDA_OFFSET", FRAME_LSDA_OFFSET as u64),
+    ("GIMSO_FRAME_EPOCH_OFFSET", FRAME_EPOCH_OFFSET as u64),
     ("GIMSO_FRAME_RECORD_SIZE", FRAME_RECORD_SIZE as u64),
+    ("GIMSO_FRAME_NO_PERSONALITY", FRAME_NO_PERSONALITY as u64),
     ("GIMSO_URC_NO_REASON", URC_NO_REASON),
     (
         "GIMSO_URC_FOREIGN_EXCEPTION_CAUGHT",

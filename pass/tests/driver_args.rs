@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use gimso_pass::driver::args::{Input, Mode, parse};
+use gimso_pass::driver::args::{Input, Mode, parse, parse_as};
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_owned).collect()
@@ -73,6 +73,19 @@ fn modes_and_levels() {
 }
 
 #[test]
+fn cxx_sources() {
+    // gimso-c++ takes C++ sources; gimso-cc takes them after `-x c++`.
+    let inv = parse_as(&args("-c a.cpp b.cc"), true).unwrap();
+    assert!(inv.cxx);
+    assert_eq!(inv.inputs.len(), 2);
+    let inv = parse(&args("-x c++ a.cpp")).unwrap();
+    assert!(inv.cxx);
+    assert!(!parse(&args("a.c")).unwrap().cxx);
+    // `-x c` in gimso-c++ compiles what follows as C.
+    assert!(!parse_as(&args("-x c a.c"), true).unwrap().cxx);
+}
+
+#[test]
 fn refusals_name_the_problem() {
     let err = |s: &str| parse(&args(s)).unwrap_err().to_string();
     assert!(err("-fsanitize=address a.c").contains("'-fsanitize=address' is not supported"));
@@ -81,7 +94,7 @@ fn refusals_name_the_problem() {
     assert!(err("a.cpp").contains("gimso-c++"));
     assert!(err("start.S").contains("assembly"));
     assert!(err("-O9 a.c").contains("-O9"));
-    assert!(err("-x c++ a.c").contains("C only"));
+    assert!(err("-x objective-c a.m").contains("C and C++ only"));
     assert!(err("-Wall").contains("no input files"));
     assert!(err("-c a.c b.c -o x.o").contains("several source files"));
     assert!(err("-o").contains("missing value after '-o'"));

@@ -61,6 +61,11 @@ pub enum SafetyError {
     BadIndirectBranch,
     /// A C library call given a `FILE *` that is no open stream object.
     InvalidFile,
+    /// `longjmp` through a `jmp_buf` no `setjmp` filled.
+    InvalidJmpBuf,
+    /// `longjmp` to a `setjmp` whose function has returned (or that ran on
+    /// another thread).
+    LongjmpDeadFrame,
 }
 
 impl SafetyError {
@@ -87,6 +92,8 @@ impl SafetyError {
             SafetyError::Unreachable => "unreachable executed",
             SafetyError::BadIndirectBranch => "indirect branch to non-label",
             SafetyError::InvalidFile => "invalid FILE pointer",
+            SafetyError::InvalidJmpBuf => "invalid jmp_buf",
+            SafetyError::LongjmpDeadFrame => "longjmp to a frame no longer on the stack",
         }
     }
 }

@@ -214,7 +214,7 @@ pub unsafe fn raise(
         if frame.is_barrier() {
             break;
         }
-        if !frame.has_landing_pad() {
+        if !frame.has_personality() || !frame.has_landing_pad() {
             continue;
         }
         let mut ctx = ContextData::of(Some(&frame));
@@ -290,7 +290,7 @@ pub unsafe fn landing_pad(
             return Err(UnwindError::Stop(r));
         }
     }
-    if !frame.has_landing_pad() {
+    if !frame.has_personality() || !frame.has_landing_pad() {
         return Ok(Pad::Continue);
     }
     let is_handler = frame.record == handler;
@@ -342,4 +342,10 @@ pub fn at_barrier(p: &mut impl Personalities) -> UnwindError {
 /// with a fatal error, or a forced unwind's stop function ended it).
 pub fn abandon() {
     pop();
+}
+
+/// Drops every exception in flight (a `longjmp` left their frames).
+pub fn abandon_all() {
+    let all = IN_FLIGHT.with(|s| core::mem::take(&mut *s.borrow_mut()));
+    drop(all);
 }

@@ -17,7 +17,12 @@ impl Frame {
     /// Whether this is a runtime barrier (compiled code called from C
     /// library code, which cannot be unwound).
     pub fn is_barrier(&self) -> bool {
-        self.personality.lower == 0
+        self.personality.lower == 0 && self.personality.intval == 0
+    }
+
+    /// Whether the frame has a personality to consult.
+    pub fn has_personality(&self) -> bool {
+        self.personality.lower != 0
     }
 
     /// Whether the frame is in a call with a landing pad.
@@ -75,6 +80,7 @@ pub unsafe fn with_barrier<R>(thread: *mut ThreadAbi, f: impl FnOnce() -> R) -> 
             prev: (*thread).unwind_frames,
             personality: FlightPtr::NULL,
             lsda: FlightPtr::NULL,
+            epoch: 0,
         };
         (*thread).unwind_frames = &raw mut record;
         let r = f();

@@ -31,6 +31,7 @@ fn chain(specs: &[(usize, usize)]) -> Vec<Box<FrameRecord>> {
                 prev: core::ptr::null_mut(),
                 personality: if p == 0 { FlightPtr::NULL } else { ptr(p) },
                 lsda: if l == 0 { FlightPtr::NULL } else { ptr(l) },
+                epoch: 0,
             })
         })
         .collect();

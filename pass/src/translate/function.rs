@@ -24,7 +24,7 @@ use crate::intrinsics::{IntrinsicClass, classify};
 use crate::inttoptr::{Cap, CapInference, Origin, infer};
 use crate::location::Location;
 
-mod unwinding;
+pub mod unwinding;
 
 /// Per-function translation state.
 struct FnTx<'a, 'b, 'ctx> {
@@ -1381,6 +1381,13 @@ impl FnTx<'_, '_, '_> {
         }
         if is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.") {
             self.tx_intrinsic(inst, callee);
+            return;
+        }
+        if is_a(self.m, callee, LLVMIsAFunction)
+            && unwinding::SETJMP_NAMES.contains(&self.m.ll.name(callee).as_str())
+            && self.m.ll.opcode(inst) == LLVMOpcode::LLVMCall
+        {
+            self.tx_setjmp(inst);
             return;
         }
         let ll = &self.m.ll;

@@ -885,6 +885,27 @@ impl Ll {
         }
     }
 
+    /// Adds the enum attributes `names` to call `call` at function level.
+    pub fn add_call_attrs(&self, call: V, names: &[&str]) {
+        let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        for name in names {
+            // SAFETY: `call` is a call of this context; unknown names give
+            // kind 0 and are skipped.
+            unsafe {
+                let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+                if kind == 0 {
+                    continue;
+                }
+                let ctx = LLVMGetModuleContext(self.module);
+                LLVMAddCallSiteAttribute(call, idx, LLVMCreateEnumAttribute(ctx, kind, 0));
+            }
+        }
+    }
+    pub fn set_name(&self, v: V, name: &str) {
+        // SAFETY: live value; the name is copied.
+        unsafe { LLVMSetValueName2(v, name.as_ptr().cast(), name.len()) }
+    }
+
     /// Adds the enum attributes `names` (e.g. `noreturn`) to function `f`.
     pub fn add_fn_attrs(&self, f: V, names: &[&str]) {
         let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;

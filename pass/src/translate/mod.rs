@@ -154,6 +154,9 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         return Err(m.errors);
     }
     m.delete_originals(&old_functions, &old_globals, &old_aliases);
+    if let Some(f) = m.ll.get_function(function::unwinding::NATIVE_SETJMP) {
+        m.ll.set_name(f, "_setjmp");
+    }
     m.emit_main();
     if let Err(e) = module.verify() {
         return Err(vec![Diagnostic {

@@ -36,6 +36,8 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_landing_pad", "p", "i"),
     ("gimso_landing_register", "i", "P"),
     ("gimso_unwind_into_nounwind", "p", "v"),
+    // (thread, env, native jmp_buf, frame record, savemask, site)
+    ("gimso_setjmp_prepare", "pPppwp", "v"),
 ];
 
 /// Entry points that report a safety error and never return.

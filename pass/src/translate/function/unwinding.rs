@@ -4,7 +4,10 @@
 
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 
-use gimso_abi::{FRAME_LSDA_OFFSET, FRAME_PERSONALITY_OFFSET, FRAME_PREV_OFFSET};
+use gimso_abi::{
+    FRAME_EPOCH_OFFSET, FRAME_LSDA_OFFSET, FRAME_NO_PERSONALITY, FRAME_PERSONALITY_OFFSET,
+    FRAME_PREV_OFFSET,
+};
 
 use super::super::consts::Tx;
 use super::super::layout::has_ptr;
@@ -16,13 +19,19 @@ impl FnTx<'_, '_, '_> {
     /// Links this function's frame record (if it has a personality) on the
     /// thread's chain. Runs at the end of the prologue.
     pub(super) fn push_frame(&mut self) {
-        let Some(pers) = self.m.ll.personality(self.old) else {
-            return;
+        let p = match self.m.ll.personality(self.old) {
+            Some(pers) => self.tx(pers),
+            // A record only so `longjmp` can find the frame.
+            None if self.calls_setjmp() => {
+                let ll = &self.m.ll;
+                let marker = ll.const_int(ll.i64(), FRAME_NO_PERSONALITY as u64);
+                Tx::plain(ll.const_inttoptr(marker, ll.ptr()))
+            }
+            None => return,
         };
-        let p = self.tx(pers);
         let ll = &self.m.ll;
         let ptr = ll.ptr();
-        let ty = ll.struct_ty(&[ptr, ptr, ptr, ptr, ptr]);
+        let ty = ll.struct_ty(&[ptr, ptr, ptr, ptr, ptr, ll.i64()]);
         let rec = self.entry_alloca(ty);
         let ll = &self.m.ll;
         let slot = ll.gep_i8c(self.thread, THREAD_UNWIND_FRAMES_OFFSET as u64);
@@ -36,6 +45,7 @@ impl FnTx<'_, '_, '_> {
         let at = FRAME_LSDA_OFFSET as u64;
         ll.store(null, ll.gep_i8c(rec, at), 8);
         ll.store(null, ll.gep_i8c(rec, at + 8), 8);
+        ll.store(ll.i64c(0), ll.gep_i8c(rec, FRAME_EPOCH_OFFSET as u64), 8);
         ll.store(rec, slot, 8);
         self.frame = Some(rec);
     }
@@ -54,6 +64,9 @@ impl FnTx<'_, '_, '_> {
     /// `invoke`, or null for a plain call.
     pub(super) fn set_frame_lsda(&mut self, inst: V) {
         let Some(rec) = self.frame else { return };
+        if self.m.ll.personality(self.old).is_none() {
+            return;
+        }
         let lsda = if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
             let pad = self.landingpad_of(inst);
             match pad.and_then(|lp| self.m.lsda_map.get(&lp).copied()) {
@@ -189,5 +202,70 @@ impl FnTx<'_, '_, '_> {
         }
         let cap = has_ptr(&self.m.ll, ty).then_some(cap);
         self.set(inst, Tx { int, cap });
+    }
+}
+
+/// The C library's names for `setjmp` (`<setjmp.h>` maps `setjmp` to
+/// `_setjmp` and `sigsetjmp` to `__sigsetjmp`).
+pub(super) const SETJMP_NAMES: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp"];
+
+/// The glibc `_setjmp` the translation calls, under a name no program
+/// symbol can take; renamed to `_setjmp` once the originals are gone.
+pub const NATIVE_SETJMP: &str = "gimso.native._setjmp";
+
+impl FnTx<'_, '_, '_> {
+    /// Whether the body calls `setjmp` directly.
+    pub(super) fn calls_setjmp(&self) -> bool {
+        let ll = &self.m.ll;
+        ll.blocks(self.old).into_iter().any(|b| {
+            ll.instructions(b).into_iter().any(|i| {
+                matches!(ll.opcode(i), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
+                    && SETJMP_NAMES.contains(&ll.name(ll.called_value(i)).as_str())
+            })
+        })
+    }
+
+    /// `setjmp(env)` / `sigsetjmp(env, savemask)`: the registers go to a
+    /// native `jmp_buf` in this frame (program code never sees it, and the
+    /// collector scans it with the stack); the program's `jmp_buf` gets a
+    /// runtime object naming it and this frame's record, which `longjmp`
+    /// checks is still on the stack.
+    pub(super) fn tx_setjmp(&mut self, inst: V) {
+        let env = self.arg(inst, 0);
+        let ll = &self.m.ll;
+        let save = if ll.num_arg_operands(inst) > 1 {
+            let m = self.arg(inst, 1).int;
+            self.m.ll.int_cast(m, self.m.ll.i32())
+        } else {
+            ll.i32c(0)
+        };
+        let Some(rec) = self.frame else {
+            self.error("setjmp", "the function keeps no frame record (a gimso bug)");
+            return;
+        };
+        let ll = &self.m.ll;
+        let buf_ty = ll.array_ty(ll.i64(), 25);
+        let native = self.entry_alloca(buf_ty);
+        let ll = &self.m.ll;
+        ll.set_alignment(native, 16);
+        let site = self.site();
+        let ll = &self.m.ll;
+        let cap = env.cap.unwrap_or_else(|| ll.null_ptr());
+        call(
+            ll,
+            "gimso_setjmp_prepare",
+            &[self.thread, env.int, cap, native, rec, save, site],
+        );
+        let fnty = ll.fn_ty(ll.i32(), &[ll.ptr()], false);
+        let f = ll.get_function(NATIVE_SETJMP).unwrap_or_else(|| {
+            let f = ll.add_function(NATIVE_SETJMP, fnty);
+            ll.add_fn_attrs(f, &["returns_twice", "nounwind"]);
+            f
+        });
+        let r = ll.call(fnty, f, &[native]);
+        ll.add_call_attrs(r, &["returns_twice"]);
+        let ty = ll.type_of(inst);
+        let r = ll.int_cast(r, ty);
+        self.set(inst, Tx::plain(r));
     }
 }
