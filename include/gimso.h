@@ -203,6 +203,11 @@ void gimso_setjmp_prepare(gimso_thread_abi *thread, gimso_ptr env, void *native,
                           gimso_frame_record *record, int savemask,
                           const gimso_source_location *loc);
 
+/* The calling thread's instance of a thread-local variable whose initial
+ * image is the global object `image` (made on first use, a copy of the
+ * image with its capabilities). */
+gimso_ptr gimso_tls_address(gimso_thread_abi *thread, gimso_ptr image);
+
 /* Gives a C function (compiled with -fexceptions) the personality `fn`,
  * which must be declared in the same file, instead of __gcc_personality_v0. */
 #define GIMSO_PERSONALITY(fn) __attribute__((annotate("gimso.personality:" #fn)))

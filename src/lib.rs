@@ -9,6 +9,7 @@
 pub mod capi;
 pub mod compiled;
 pub mod mutator;
+pub mod tls;
 
 pub use gimso_abi as abi;
 pub use gimso_atomics as atomics;

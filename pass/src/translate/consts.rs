@@ -167,6 +167,11 @@ impl ModTx<'_, '_> {
                         format!("global `{}` has no translation", self.ll.name(c))
                     })?;
                 match obj {
+                    GlobalTx::Data(obj) if self.tls_objects.contains(&obj) => Err(format!(
+                        "thread-local variable `{}` used other than through \
+                         llvm.threadlocal.address",
+                        self.ll.name(c)
+                    )),
                     GlobalTx::Data(obj) => {
                         let lower = self.ll.const_gep_i8(obj, 16);
                         Ok(Tx {

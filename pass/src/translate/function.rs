@@ -15,7 +15,7 @@ use gimso_abi::{
 };
 
 use super::ModTx;
-use super::consts::Tx;
+use super::consts::{GlobalTx, Tx};
 use super::layout::{cc_layout, has_ptr, required_align, ret_bytes};
 use super::ll::{B, M, T, V};
 use super::runtime::{call, entry_type};
@@ -1704,6 +1704,25 @@ impl FnTx<'_, '_, '_> {
             let cap = self.cap(p);
             if let Some(t) = self.vals.get_mut(&inst) {
                 t.cap = Some(cap);
+            }
+        } else if n.starts_with("llvm.threadlocal.address") {
+            let g = self.m.ll.operand(inst, 0);
+            match self.m.obj_map.get(&g).copied() {
+                Some(GlobalTx::Data(obj)) if self.m.tls_objects.contains(&obj) => {
+                    let ll = &self.m.ll;
+                    let image = ll.const_gep_i8(obj, 16);
+                    let r = call(ll, "gimso_tls_address", &[self.thread, image, image]);
+                    let t = self.pair(r);
+                    self.set(inst, t);
+                }
+                _ => {
+                    self.error(
+                        "llvm.threadlocal.address",
+                        "its operand is not a thread-local variable",
+                    );
+                    let z = self.zero(ty);
+                    self.set(inst, z);
+                }
             }
         } else if n.starts_with("llvm.eh.typeid.for") {
             let t = self.m.ll.operand(inst, 0);

@@ -101,14 +101,6 @@ impl ModTx<'_, '_> {
             if name.starts_with("llvm.") {
                 continue;
             }
-            if self.ll.is_thread_local(g) {
-                self.error(
-                    Location::module(),
-                    "thread-local variables",
-                    &format!("`{name}` is thread-local (not supported yet)"),
-                );
-                continue;
-            }
             let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
             let obj = if self.ll.is_declaration(g) {
                 let o = self.ll.add_global(self.ll.i8(), &sym);
@@ -153,6 +145,12 @@ impl ModTx<'_, '_> {
                 self.stats.globals += 1;
                 o
             };
+            if self.ll.is_thread_local(g) {
+                // The object is the variable's initial image; each thread
+                // works on its own copy (`gimso_tls_address`).
+                self.tls_objects.insert(obj);
+                self.static_objects.remove(&obj);
+            }
             self.obj_map.insert(g, GlobalTx::Data(obj));
         }
     }

@@ -23,7 +23,7 @@ mod layout;
 pub(crate) mod ll;
 mod runtime;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use inkwell::module::Module;
 
@@ -68,6 +68,8 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub type_ids: HashMap<V, i64>,
     /// Filter clauses numbered so far (their selectors are negative).
     pub filters: i64,
+    /// Objects that are thread-local variables' initial images.
+    pub tls_objects: HashSet<V>,
     /// Translated objects whose size and flags are known here.
     pub static_objects: HashMap<V, StaticObject>,
     pub const_memo: HashMap<V, Tx>,
@@ -121,6 +123,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         fn_map: HashMap::new(),
         obj_map: HashMap::new(),
         static_objects: HashMap::new(),
+        tls_objects: HashSet::new(),
         lsda_map: HashMap::new(),
         type_ids: HashMap::new(),
         filters: 0,

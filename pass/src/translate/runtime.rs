@@ -38,6 +38,7 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_unwind_into_nounwind", "p", "v"),
     // (thread, env, native jmp_buf, frame record, savemask, site)
     ("gimso_setjmp_prepare", "pPppwp", "v"),
+    ("gimso_tls_address", "pP", "P"),
 ];
 
 /// Entry points that report a safety error and never return.
@@ -90,6 +91,11 @@ pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
     let fnty = ll.fn_ty(r, &ps, false);
     let f = ll.get_function(name).unwrap_or_else(|| {
         let f = ll.runtime_fn(name, fnty);
+        if name == "gimso_tls_address" {
+            // The same answer for the same thread: repeated uses in one
+            // function share one call.
+            ll.add_fn_attrs(f, &["memory", "nounwind", "willreturn"]);
+        }
         if FAILURES.contains(&name) {
             // Failure paths end the program: the optimiser keeps them out
             // of the way (cold blocks, no code after the call).
