@@ -241,6 +241,12 @@ pub unsafe extern "C" fn gimso_pollcheck_slow(thread: *const ThreadAbi) {
     // SAFETY: a Thread starts with its ThreadAbi (repr(C), offset 0).
     let t = unsafe { &*(thread as *const gimso_gc::Thread) };
     gimso_gc::thread::poll_slow(t);
+    // Signals are delivered here, in compiled code, never inside the
+    // runtime (where a handler could find a lock held).
+    if t.state().load(core::sync::atomic::Ordering::Acquire) & gimso_abi::THREAD_REQUEST_SIGNAL != 0
+    {
+        gimso_libc_wrappers::signal::deliver_pending();
+    }
 }
 
 /// Runs a full collection and waits for it.

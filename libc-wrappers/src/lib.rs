@@ -17,6 +17,7 @@
 //! - [`stdio`]: the standard streams and the `printf`/`puts` families.
 //! - [`malloc`], [`string`], [`stdlib`], [`errno`], [`math`], [`ctype`], [`time`]:
 //!   the rest of libc.
+//! - [`signal`]: handlers compiled by gimso-cc, run at safepoints.
 //! - [`setjmp`]: `longjmp` and friends (the translation handles `setjmp`).
 //! - [`unwind`]: the `_Unwind_*` functions, `__gcc_personality_v0` and the
 //!   landing-pad entry points of translated `invoke`s.
@@ -32,6 +33,7 @@ pub mod mem;
 pub mod object;
 pub mod report;
 pub mod setjmp;
+pub mod signal;
 pub mod start;
 pub mod stdio;
 pub mod stdlib;

@@ -104,6 +104,11 @@ pub fn pointer_error(err: SafetyError, p: FlightPtr, operation: &'static str) ->
     gimso_shadow::report::report(err, p, Operation::Named(operation), caller_location())
 }
 
+/// A warning on stderr (`gimso: warning: ...`); the program goes on.
+pub fn warning(message: &str) {
+    eprintln!("gimso: warning: {message}");
+}
+
 /// A fatal runtime error (not a safety error): `gimso: fatal error: ...`.
 pub fn fatal(message: &str) -> ! {
     gimso_shadow::report::fatal(message)

@@ -70,7 +70,9 @@ wrapper! {
     /// `unsigned sleep(unsigned s)`.
     fn sleep(s: u32) -> u32 {
         // SAFETY: sleep has no preconditions.
-        gimso_gc::exited(|| unsafe { libc::sleep(s) })
+        let left = gimso_gc::exited(|| unsafe { libc::sleep(s) });
+        crate::signal::deliver_pending();
+        left
     }
 }
 
@@ -82,6 +84,7 @@ wrapper! {
         if r != 0 {
             errno::sync_from_libc();
         }
+        crate::signal::deliver_pending();
         r
     }
 }
