@@ -770,3 +770,29 @@ fn front_half_flags_keep_the_bugs_the_checks_must_see() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn cxx_driver_compiles_cpp() {
+    let dir = workdir("cxx");
+    fs::write(
+        dir.join("t.cpp"),
+        "struct S { virtual ~S() {} };\nint f(int x) { try { if (x) throw S(); } catch (S &) { return 1; } return 0; }\n",
+    )
+    .unwrap();
+    let cxx = env!("CARGO_BIN_EXE_gimso-cxx");
+    let out = Command::new(cxx)
+        .args(["-O2", "-c", "t.cpp", "-o", "t.o"])
+        .current_dir(&dir)
+        .env("TMPDIR", &dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.join("t.o").is_file());
+    let v = Command::new(cxx).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("gimso-c++ "));
+    // gimso-cc refuses C++ sources unless told the language.
+    let out = gimso_cc(&dir, &["-c", "t.cpp"]);
+    assert!(stderr(&out).contains("gimso-c++"), "{}", stderr(&out));
+    let out = gimso_cc(&dir, &["-x", "c++", "-c", "t.cpp", "-o", "u.o"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

@@ -1129,7 +1129,12 @@ impl Driver<'_> {
         let inv = self.inv;
         match inv.mode {
             Mode::Version => {
-                println!("{}", version_line());
+                let line = version_line();
+                if inv.cxx {
+                    println!("{}", line.replacen("gimso-cc", "gimso-c++", 1));
+                } else {
+                    println!("{line}");
+                }
                 if inv.verbose {
                     // Configure scripts read `cc -v`; show the clang under it.
                     let mut cmd = self.clang();
