@@ -10,6 +10,7 @@
 //!  * line: 17                       (error only: the report names <file>.c:17)
 //!  * stderr: Assertion              (optional: stderr must contain this text)
 //!  * flags: -fexceptions            (optional: extra compiler flags)
+//!  * env: GIMSO_GC_TORTURE=50       (optional: environment of the run)
 //!  * native: no-asan (why)          (optional note for tests/c/verify_native.py)
 //!  * stdout:                        (optional for error programs: the output
 //!  * | first line of stdout           printed before the report)
@@ -72,6 +73,8 @@ struct Header {
     stderr: Option<String>,
     /// Extra compiler flags (`flags: -fexceptions`).
     flags: Vec<String>,
+    /// Environment of the run (`env: GIMSO_GC_TORTURE=50`).
+    env: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -149,6 +152,7 @@ fn parse_header(text: &str) -> Result<Header, String> {
     let mut stdout: Option<String> = None;
     let mut stderr = None;
     let mut flags = Vec::new();
+    let mut env = Vec::new();
     let mut in_stdout = false;
     let mut seen = BTreeSet::new();
     for raw in rest[..end].lines().skip(1) {
@@ -216,6 +220,14 @@ fn parse_header(text: &str) -> Result<Header, String> {
             "flags" => {
                 flags = value.split_whitespace().map(str::to_owned).collect();
             }
+            "env" => {
+                for pair in value.split_whitespace() {
+                    let (k, v) = pair
+                        .split_once('=')
+                        .ok_or_else(|| format!("`env:` wants NAME=VALUE, got {pair:?}"))?;
+                    env.push((k.to_owned(), v.to_owned()));
+                }
+            }
             // A note for tests/c/verify_native.py; the harness ignores it.
             "native" => {}
             _ => return Err(format!("unknown key `{key}`")),
@@ -238,6 +250,7 @@ fn parse_header(text: &str) -> Result<Header, String> {
         stdout,
         stderr,
         flags,
+        env,
     })
 }
 
@@ -510,7 +523,9 @@ fn check_program(cc: &Path, dir: &Path, p: &Program, opt: &str) -> Option<String
         ));
     }
     let mut run = Command::new(&exe);
-    run.current_dir(dir).env_remove("GIMSO_ERROR_EXIT_CODE");
+    run.current_dir(dir)
+        .env_remove("GIMSO_ERROR_EXIT_CODE")
+        .envs(p.header.env.iter().map(|(k, v)| (k, v)));
     let o = run_with_timeout(run, dir, &format!("{tag}.run"), RUN_TIMEOUT);
     let problems = judge(p, &o);
     if problems.is_empty() {
