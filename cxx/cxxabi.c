@@ -189,6 +189,26 @@ static int can_catch(const type_info *catch_type, const type_info *thrown, void 
     return 0;
 }
 
+/* dynamic_cast<dst *>(sub), where sub points at a `src` subobject: finds the
+ * most-derived object through the vtable (offset-to-top at -2 words, its
+ * type_info at -1) and looks for a public `dst` in it. The source-to-
+ * destination hint and ambiguity checks are not used: the first public
+ * base found wins. */
+void *__dynamic_cast(const void *sub, const type_info *src, const type_info *dst,
+                     long src2dst) {
+    (void)src, (void)src2dst;
+    if (!sub)
+        return NULL;
+    const void *const *vptr = *(const void *const *const *)sub;
+    long offset_to_top = ((const long *)vptr)[-2];
+    const type_info *whole_type = (const type_info *)vptr[-1];
+    char *whole = (char *)sub + offset_to_top;
+    char *found;
+    if (find_base(whole_type, dst, whole, &found))
+        return found;
+    return NULL;
+}
+
 /* ---- exceptions -------------------------------------------------------- */
 
 #define CXX_CLASS 0x474e5543432b2b00ULL /* "GNUCC++\0" */
@@ -400,6 +420,21 @@ const char _ZSt7nothrow = 0;
 __attribute__((noreturn)) void __cxa_pure_virtual(void) {
     fflush(stdout);
     fprintf(stderr, "pure virtual function called\n");
+    abort();
+}
+
+/* typeid(*null) and dynamic_cast<T&> failures would throw std::bad_typeid
+ * and std::bad_cast, which live in the C++ standard library gimso does not
+ * have yet: the program stops as an uncaught one would. */
+__attribute__((noreturn)) void __cxa_bad_typeid(void) {
+    fflush(stdout);
+    fprintf(stderr, "terminate called after throwing an instance of 'std::bad_typeid'\n");
+    abort();
+}
+
+__attribute__((noreturn)) void __cxa_bad_cast(void) {
+    fflush(stdout);
+    fprintf(stderr, "terminate called after throwing an instance of 'std::bad_cast'\n");
     abort();
 }
 
