@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Fetches the C sources of the real programs gimso is tested on (issue 6)
+# with cargo, from the crates that ship them, and links them under
+# target/c-sources/: zlib (libz-sys), bzip2 (bzip2-sys), lua (lua-src,
+# Lua 5.4) and sqlite (libsqlite3-sys's bundled amalgamation). Nothing is
+# committed: the sources stay in cargo's registry.
+#   scripts/fetch-c-sources.sh          prints the four directories
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WORK=$ROOT/target/c-sources-fetch
+OUT=$ROOT/target/c-sources
+mkdir -p "$WORK/src" "$OUT"
+cat > "$WORK/Cargo.toml" <<'TOML'
+[package]
+name = "gimso-c-sources-fetch"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+lua-src = "=547.1.0"
+libz-sys = { version = "=1.1.31", features = ["static"] }
+bzip2-sys = "=0.1.13"
+libsqlite3-sys = { version = "=0.30.1", features = ["bundled"] }
+TOML
+echo 'fn main() {}' > "$WORK/src/main.rs"
+cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
+REGISTRY=$(dirname "$(cargo metadata --quiet --format-version 1 --manifest-path "$WORK/Cargo.toml" \
+    | python3 -c 'import json,sys; m=json.load(sys.stdin); print(next(p["manifest_path"] for p in m["packages"] if p["name"]=="lua-src"))')")/..
+link() { ln -sfn "$1" "$OUT/$2"; echo "$2: $OUT/$2 -> $1"; }
+link "$(cd "$REGISTRY"/libz-sys-1.1.31/src/zlib && pwd)" zlib
+link "$(cd "$REGISTRY"/bzip2-sys-0.1.13+1.0.8/bzip2-1.0.8 && pwd)" bzip2
+link "$(cd "$REGISTRY"/lua-src-547.1.0/lua-5.4.7 && pwd)" lua
+link "$(cd "$REGISTRY"/libsqlite3-sys-0.30.1/sqlite3 && pwd)" sqlite
