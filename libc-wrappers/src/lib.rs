@@ -18,6 +18,8 @@
 //! - [`malloc`], [`string`], [`stdlib`], [`errno`], [`math`], [`ctype`], [`time`]:
 //!   the rest of libc.
 //! - [`signal`]: handlers compiled by gimso-cc, run at safepoints.
+//! - [`pthread`]: threads, mutexes, condition variables, rwlocks, once,
+//!   thread-specific data, all registered with the collector.
 //! - [`setjmp`]: `longjmp` and friends (the translation handles `setjmp`).
 //! - [`unwind`]: the `_Unwind_*` functions, `__gcc_personality_v0` and the
 //!   landing-pad entry points of translated `invoke`s.
@@ -31,6 +33,7 @@ pub mod malloc;
 pub mod math;
 pub mod mem;
 pub mod object;
+pub mod pthread;
 pub mod report;
 pub mod setjmp;
 pub mod signal;
