@@ -17,6 +17,9 @@
 //! - [`stdio`]: the standard streams and the `printf`/`puts` families.
 //! - [`malloc`], [`string`], [`stdlib`], [`errno`], [`math`], [`ctype`], [`time`]:
 //!   the rest of libc.
+//! - [`calendar`]: `struct tm`, `strftime`; [`locale`]: `setlocale`,
+//!   `localeconv`; [`getopt`]: GNU `getopt`/`getopt_long`; [`string_gnu`]:
+//!   `strtok_r`, `strsep` and the other POSIX/GNU string functions.
 //! - [`signal`]: handlers compiled by gimso-cc, run at safepoints.
 //! - [`pthread`]: threads, mutexes, condition variables, rwlocks, once,
 //!   thread-specific data, all registered with the collector.
@@ -24,11 +27,14 @@
 //! - [`unwind`]: the `_Unwind_*` functions, `__gcc_personality_v0` and the
 //!   landing-pad entry points of translated `invoke`s.
 
+pub mod calendar;
 pub mod call;
 pub mod cc;
 pub mod ctype;
 pub mod errno;
 pub mod format;
+pub mod getopt;
+pub mod locale;
 pub mod malloc;
 pub mod math;
 pub mod mem;
@@ -41,5 +47,6 @@ pub mod start;
 pub mod stdio;
 pub mod stdlib;
 pub mod string;
+pub mod string_gnu;
 pub mod time;
 pub mod unwind;

@@ -199,13 +199,22 @@ pub fn alloc_c_string(data: &[u8], readonly: bool) -> FlightPtr {
         core::ptr::copy_nonoverlapping(data.as_ptr(), p.intval as *mut u8, data.len());
     }
     if readonly {
-        // SAFETY: p.lower is the capability just allocated.
-        let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower) };
-        obj.header()
-            .aux
-            .fetch_or(FLAG_READONLY, core::sync::atomic::Ordering::Release);
+        make_readonly(p);
     }
     p
+}
+
+/// Makes the object `p` (a fresh allocation of the caller's) read-only
+/// for the program.
+pub fn make_readonly(p: FlightPtr) {
+    if p.lower == 0 {
+        return;
+    }
+    // SAFETY: a non-zero lower is a runtime-issued capability.
+    let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower) };
+    obj.header()
+        .aux
+        .fetch_or(FLAG_READONLY, core::sync::atomic::Ordering::Release);
 }
 
 /// Stores pointer `value` at `dst` (checked, through shadow storage).

@@ -97,6 +97,40 @@ impl PointerGlobal {
     }
 }
 
+/// A global `int` variable of the C library (`optind`, ...): header and a
+/// 4-byte payload the program reads and writes through its capability.
+#[repr(C, align(16))]
+#[derive(Debug)]
+pub struct IntGlobal {
+    upper: AtomicPtr<u8>,
+    aux: AtomicU64,
+    value: core::sync::atomic::AtomicI32,
+    /// Keeps the object a whole number of words.
+    _pad: u32,
+}
+
+impl IntGlobal {
+    /// A global at `this` holding `value`.
+    pub const fn new(this: *const IntGlobal, value: i32) -> IntGlobal {
+        IntGlobal {
+            upper: AtomicPtr::new(this.cast::<u8>().cast_mut().wrapping_add(HEADER_SIZE + 4)),
+            aux: AtomicU64::new(FLAG_GLOBAL),
+            value: core::sync::atomic::AtomicI32::new(value),
+            _pad: 0,
+        }
+    }
+
+    /// The current value (the program may have stored it).
+    pub fn get(&self) -> i32 {
+        self.value.load(Ordering::Relaxed)
+    }
+
+    /// Stores a value.
+    pub fn set(&self, v: i32) {
+        self.value.store(v, Ordering::Relaxed);
+    }
+}
+
 /// A runtime-private special object with a one-word payload, such as the
 /// `FILE` objects of the standard streams: `upper == lower`, so compiled
 /// code can pass the pointer around but never read or write through it.

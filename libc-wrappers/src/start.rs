@@ -67,6 +67,7 @@ pub unsafe extern "C" fn gimso_start_main(
 ) -> c_int {
     gimso_gc::attach();
     stdio::register_streams();
+    crate::getopt::register_globals();
     let main = Callee::from_parts(main_entry, main_lower);
     let argc_n = if argv.is_null() {
         0

@@ -146,6 +146,24 @@ wrapper! {
 }
 
 wrapper! {
+    /// `int rand_r(unsigned *seed)`: the state is a checked 4-byte word.
+    fn rand_r(seed: FlightPtr) -> i32 {
+        let mut state = u32::from_ne_bytes(mem::read_int::<4>(seed));
+        // glibc's generator (three steps of its LCG, 11 + 10 + 10 bits), so
+        // a seeded sequence is the one the program gets natively.
+        let mut step = |bits: u32| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (state / 65_536) % (1 << bits)
+        };
+        let mut r = step(11);
+        r = (r << 10) ^ step(10);
+        r = (r << 10) ^ step(10);
+        mem::write_int(seed, &state.to_ne_bytes());
+        r as i32
+    }
+}
+
+wrapper! {
     /// `void srand(unsigned seed)`.
     fn srand(seed: u32) -> () {
         // SAFETY: srand has no preconditions.

@@ -1,0 +1,210 @@
+//! POSIX and GNU additions to `<string.h>`: `strtok_r`, `strsep`,
+//! `memrchr`, `strchrnul`, `strcasestr`, `memmem`, `strerror_r` (GNU and
+//! XSI), `strsignal`, `strcoll`, `strxfrm`. Results pointing into an
+//! argument keep that argument's capability.
+
+use gimso_abi::FlightPtr;
+
+use crate::mem::{self, c_string, c_strlen};
+use crate::{errno, wrapper};
+
+/// Splits off the token starting at `start` (a checked C string): returns
+/// the token and where the scan continues (NULL at the end of the string),
+/// writing a NUL over the delimiter that ends the token.
+fn split_token(start: FlightPtr, set: &[u8], skip_leading: bool) -> (FlightPtr, FlightPtr) {
+    let len = c_strlen(start);
+    // SAFETY: c_strlen checked len + 1 bytes at start.
+    let text = unsafe { mem::bytes(start, len) };
+    let skip = if skip_leading {
+        text.iter().take_while(|b| set.contains(b)).count()
+    } else {
+        0
+    };
+    let token = start.offset(skip as isize);
+    let n = text[skip..].iter().take_while(|b| !set.contains(b)).count();
+    if skip + n == len {
+        return (token, FlightPtr::NULL);
+    }
+    let end = token.offset(n as isize);
+    mem::write_bytes(end, &[0]);
+    (token, end.offset(1))
+}
+
+wrapper! {
+    /// `char *strtok_r(char *s, const char *delim, char **saveptr)`.
+    fn strtok_r(s: FlightPtr, delim: FlightPtr, saveptr: FlightPtr) -> FlightPtr {
+        let set = c_string(delim);
+        let start = if s.intval != 0 { s } else { mem::load_ptr(saveptr) };
+        if start.intval == 0 {
+            return FlightPtr::NULL;
+        }
+        let len = c_strlen(start);
+        // SAFETY: c_strlen checked len + 1 bytes.
+        let text = unsafe { mem::bytes(start, len) };
+        if text.iter().all(|b| set.contains(b)) {
+            mem::store_ptr(saveptr, start.offset(len as isize));
+            return FlightPtr::NULL;
+        }
+        let (token, next) = split_token(start, &set, true);
+        let next = if next.intval == 0 {
+            token.offset(c_strlen(token) as isize)
+        } else {
+            next
+        };
+        mem::store_ptr(saveptr, next);
+        token
+    }
+}
+
+wrapper! {
+    /// `char *strsep(char **sp, const char *delim)`.
+    fn strsep(sp: FlightPtr, delim: FlightPtr) -> FlightPtr {
+        let start = mem::load_ptr(sp);
+        if start.intval == 0 {
+            return FlightPtr::NULL;
+        }
+        let set = c_string(delim);
+        let (token, next) = split_token(start, &set, false);
+        mem::store_ptr(sp, next);
+        token
+    }
+}
+
+wrapper! {
+    /// `void *memrchr(const void *s, int c, size_t n)`.
+    fn memrchr(s: FlightPtr, c: i32, n: usize) -> FlightPtr {
+        mem::check_read(s, n);
+        // SAFETY: just checked n bytes.
+        let window = unsafe { mem::bytes(s, n) };
+        match window.iter().rposition(|&b| b == c as u8) {
+            Some(i) => s.offset(i as isize),
+            None => FlightPtr::NULL,
+        }
+    }
+}
+
+wrapper! {
+    /// `char *strchrnul(const char *s, int c)`.
+    fn strchrnul(s: FlightPtr, c: i32) -> FlightPtr {
+        let len = c_strlen(s);
+        // SAFETY: c_strlen checked len + 1 bytes.
+        let window = unsafe { mem::bytes(s, len) };
+        let i = window.iter().position(|&b| b == c as u8).unwrap_or(len);
+        s.offset(i as isize)
+    }
+}
+
+/// Where `needle` first occurs in `hay`.
+fn find(hay: &[u8], needle: &[u8], fold: bool) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    hay.windows(needle.len()).position(|w| {
+        if fold {
+            w.eq_ignore_ascii_case(needle)
+        } else {
+            w == needle
+        }
+    })
+}
+
+wrapper! {
+    /// `char *strcasestr(const char *hay, const char *needle)`.
+    fn strcasestr(hay: FlightPtr, needle: FlightPtr) -> FlightPtr {
+        let n = c_string(needle);
+        let len = c_strlen(hay);
+        // SAFETY: c_strlen checked len + 1 bytes.
+        let h = unsafe { mem::bytes(hay, len) };
+        match find(h, &n, true) {
+            Some(i) => hay.offset(i as isize),
+            None => FlightPtr::NULL,
+        }
+    }
+}
+
+wrapper! {
+    /// `void *memmem(const void *hay, size_t hn, const void *needle, size_t nn)`.
+    fn memmem(hay: FlightPtr, hn: usize, needle: FlightPtr, nn: usize) -> FlightPtr {
+        mem::check_read(hay, hn);
+        mem::check_read(needle, nn);
+        // SAFETY: both ranges just checked.
+        let (h, n) = unsafe { (mem::bytes(hay, hn), mem::bytes(needle, nn)) };
+        match find(h, n, false) {
+            Some(i) => hay.offset(i as isize),
+            None => FlightPtr::NULL,
+        }
+    }
+}
+
+/// Copies `msg` into the program's buffer `buf` of `len` bytes (checked
+/// for all `len`), truncated with a NUL; true if it fitted.
+fn copy_message(buf: FlightPtr, len: usize, msg: &[u8]) -> bool {
+    mem::check_write(buf, len);
+    if len == 0 {
+        return false;
+    }
+    let n = msg.len().min(len - 1);
+    let mut out = msg[..n].to_vec();
+    out.push(0);
+    mem::write_bytes(buf, &out);
+    n == msg.len()
+}
+
+wrapper! {
+    /// GNU `char *strerror_r(int n, char *buf, size_t len)`: returns a
+    /// fresh read-only message (glibc may return a static string instead
+    /// of filling `buf`; programs must use the result). `buf` is still
+    /// checked for `len` bytes.
+    fn strerror_r(n: i32, buf: FlightPtr, len: usize) -> FlightPtr {
+        mem::check_write(buf, len);
+        mem::alloc_c_string(&errno::message(n), true)
+    }
+}
+
+wrapper! {
+    /// XSI `int strerror_r(int n, char *buf, size_t len)` (what glibc's
+    /// headers name `__xpg_strerror_r`): 0, or `ERANGE` if truncated.
+    fn __xpg_strerror_r(n: i32, buf: FlightPtr, len: usize) -> i32 {
+        if copy_message(buf, len, &errno::message(n)) {
+            0
+        } else {
+            libc::ERANGE
+        }
+    }
+}
+
+wrapper! {
+    /// `char *strsignal(int sig)`: a fresh read-only string.
+    fn strsignal(sig: i32) -> FlightPtr {
+        // SAFETY: strsignal returns a NUL-terminated string, valid until
+        // the next call on this thread.
+        let s = unsafe { core::ffi::CStr::from_ptr(libc::strsignal(sig)) };
+        mem::alloc_c_string(s.to_bytes(), true)
+    }
+}
+
+wrapper! {
+    /// `int strcoll(const char *a, const char *b)` in the current locale.
+    fn strcoll(a: FlightPtr, b: FlightPtr) -> i32 {
+        let (a, b) = (mem::c_string_nul(a), mem::c_string_nul(b));
+        // SAFETY: NUL-terminated copies.
+        unsafe { libc::strcoll(a.as_ptr().cast(), b.as_ptr().cast()) }
+    }
+}
+
+wrapper! {
+    /// `size_t strxfrm(char *dst, const char *src, size_t n)`: `dst` is
+    /// checked for all `n` bytes (C leaves them indeterminate when the
+    /// result does not fit).
+    fn strxfrm(dst: FlightPtr, src: FlightPtr, n: usize) -> usize {
+        let s = mem::c_string_nul(src);
+        mem::check_write(dst, n);
+        let mut out = vec![0u8; n.max(1)];
+        // SAFETY: out has n bytes (at least one); s is NUL-terminated.
+        let len = unsafe { libc::strxfrm(out.as_mut_ptr().cast(), s.as_ptr().cast(), n) };
+        if len < n {
+            mem::write_bytes(dst, &out[..=len]);
+        }
+        len
+    }
+}
