@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# Real C programs under gimso (issue 6): zlib, bzip2, Lua 5.4 and SQLite,
+# their sources fetched from the crates that ship them
+# (scripts/fetch-c-sources.sh), built unchanged with each compiler variant,
+# driven by programs written here (tests/real/) and checked against the
+# plain clang build:
+#   zlib     tests/real/zlib_roundtrip.c: deflate/inflate, compress2/uncompress
+#            and gz* round trips of a generated file, byte-identical
+#   bzip2    bzip2's own bzip2.c: the sample1..3 reference tests of its
+#            Makefile, then a generated file compressed (output identical
+#            to the plain build's) and decompressed (identical to the input)
+#   lua      tests/real/lua_main.c running tests/real/lua/*.lua (output
+#            identical to the plain build's)
+#   sqlite   the amalgamation + tests/real/sqlite_workload.c (inserts,
+#            indexed queries, joins, rollback; output identical)
+#
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite]  (default all)
+# Environment:
+#   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
+#                     rows, Lua scale 1; full: a 50 MB zlib file, a 20 MB bzip2
+#                     file, 100 000 rows (300 000 inserts), Lua scale 8
+#   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
+#                     reference). "asan" adds clang -fsanitize=address.
+#   BENCH=1           time every run (best of N=3 with /usr/bin/time) and print
+#                     markdown tables of time and peak RSS against clang -O2
+#   OPT=-O2           optimisation level of every build
+#   OUT=target/real   build and scratch directory (objects are reused while
+#                     newer than their source and compiler)
+#   GIMSO_CC          gimso-cc (default target/release/gimso-cc)
+# Exit status 0 only if every program passed under every variant.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SIZE=${SIZE:-small}
+VARIANTS=${VARIANTS:-clang gimso}
+BENCH=${BENCH:-0}
+N=${N:-3}
+OPT=${OPT:--O2}
+OUT=${OUT:-$ROOT/target/real}
+GIMSO_CC=${GIMSO_CC:-$ROOT/target/release/gimso-cc}
+CLANG=${CLANG:-clang-16}
+JOBS=${JOBS:-$(nproc)}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+PROGRAMS=("$@")
+[ ${#PROGRAMS[@]} -eq 0 ] && PROGRAMS=(zlib bzip2 lua sqlite)
+
+case "$SIZE" in
+small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ;;
+full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ;;
+*) echo "real-programs.sh: SIZE must be small or full" >&2; exit 2 ;;
+esac
+if [ "${VARIANTS%% *}" != clang ]; then
+    echo "real-programs.sh: VARIANTS must start with clang (the reference build)" >&2
+    exit 2
+fi
+if [ "$BENCH" = 1 ] && [ ! -x /usr/bin/time ]; then
+    echo "real-programs.sh: BENCH=1 needs /usr/bin/time (apt-get install -y time)" >&2
+    exit 2
+fi
+
+SRC=$ROOT/target/c-sources
+if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ]; then
+    "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
+fi
+DATA=$OUT/data
+mkdir -p "$DATA"
+
+log() { echo "== $*" >&2; }
+FAILED=()
+fail() {
+    echo "FAILED: $*" >&2
+    FAILED+=("$*")
+}
+
+compiler() {
+    case "$1" in
+    clang) echo "$CLANG $OPT" ;;
+    asan) echo "$CLANG $OPT -fsanitize=address" ;;
+    gimso) echo "$GIMSO_CC $OPT" ;;
+    esac
+}
+# What a build depends on besides its source: the compiler (and runtime).
+stamp() {
+    case "$1" in
+    gimso) echo "$GIMSO_CC $(dirname "$GIMSO_CC")/libgimso.a" ;;
+    *) command -v "$CLANG" ;;
+    esac
+}
+
+# build_objs VARIANT DIR FLAGS -- SOURCES...: compiles each source into DIR
+# (JOBS at a time) unless its object is newer than it and the compiler.
+build_objs() {
+    local variant=$1 dir=$2 flags=$3
+    shift 4
+    mkdir -p "$dir"
+    local cc pids=() src obj dep stale rc=0
+    cc=$(compiler "$variant")
+    for src in "$@"; do
+        obj=$dir/$(basename "${src%.c}").o
+        stale=0
+        [ -e "$obj" ] || stale=1
+        for dep in "$src" $(stamp "$variant"); do
+            [ "$dep" -nt "$obj" ] && stale=1
+        done
+        [ $stale = 0 ] && continue
+        # shellcheck disable=SC2086
+        $cc $flags -c "$src" -o "$obj" 2>"$obj.log" &
+        pids+=($!)
+        if [ ${#pids[@]} -ge "$JOBS" ]; then
+            wait "${pids[0]}" || rc=1
+            pids=("${pids[@]:1}")
+        fi
+    done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    if [ $rc != 0 ]; then
+        grep -h -m5 "error" "$dir"/*.log >&2
+        return 1
+    fi
+}
+
+# link VARIANT OUTPUT ARGS...
+link() {
+    local variant=$1 output=$2
+    shift 2
+    local cc
+    cc=$(compiler "$variant")
+    # shellcheck disable=SC2086
+    $cc "$@" -o "$output" -lm -lpthread 2>"$output.log" || { cat "$output.log" >&2; return 1; }
+}
+
+# Timing: run_timed NAME VARIANT CMD... runs CMD (stdout to $LAST_OUT) once,
+# or N times with BENCH=1 keeping the best time and the peak RSS.
+declare -A TIME RSS
+run_timed() {
+    local key=$1 variant=$2
+    shift 2
+    local runs=1 i t best="" rss=0 line
+    [ "$BENCH" = 1 ] && runs=$N
+    for ((i = 0; i < runs; i++)); do
+        if [ "$BENCH" = 1 ]; then
+            /usr/bin/time -f "%e %M" -o "$OUT/time.txt" "$@" >"$LAST_OUT" 2>"$LAST_OUT.err" || return 1
+            line=$(tail -1 "$OUT/time.txt")
+            t=${line% *}
+            best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+            [ "${line#* }" -gt "$rss" ] && rss=${line#* }
+        else
+            "$@" >"$LAST_OUT" 2>"$LAST_OUT.err" || return 1
+        fi
+    done
+    if [ "$BENCH" = 1 ]; then
+        TIME[$key/$variant]=$(awk -v a="${TIME[$key/$variant]:-0}" -v b="$best" 'BEGIN { print a + b }')
+        [ "$rss" -gt "${RSS[$key/$variant]:-0}" ] && RSS[$key/$variant]=$rss
+    fi
+    return 0
+}
+
+# same_as_reference NAME VARIANT FILE: FILE equals the clang run's copy.
+same_as_reference() {
+    local name=$1 variant=$2 file=$3
+    if [ "$variant" = clang ]; then
+        cp "$file" "$DATA/$name.reference"
+        return 0
+    fi
+    cmp -s "$file" "$DATA/$name.reference" || {
+        diff "$DATA/$name.reference" "$file" | head -10 >&2
+        return 1
+    }
+}
+
+program_zlib() {
+    local v=$1 dir=$OUT/$1/zlib
+    local flags="-DHAVE_UNISTD_H -DHAVE_STDARG_H -D_LARGEFILE64_SOURCE=1 -I$SRC/zlib"
+    build_objs "$v" "$dir/obj" "$flags" -- "$SRC"/zlib/*.c "$ROOT/tests/real/zlib_roundtrip.c" \
+        && link "$v" "$dir/zlib_roundtrip" "$dir"/obj/*.o || { fail "zlib: build ($v)"; return; }
+    local input=$DATA/zlib-$SIZE.txt
+    [ -e "$input" ] || "$dir/zlib_roundtrip" gen "$ZLIB_BYTES" "$input" || { fail "zlib: gen"; return; }
+    mkdir -p "$dir/tmp"
+    LAST_OUT=$dir/out.txt
+    run_timed zlib "$v" "$dir/zlib_roundtrip" run "$input" "$dir/tmp" \
+        || { fail "zlib: run ($v): $(tail -3 "$LAST_OUT.err")"; return; }
+    same_as_reference zlib "$v" "$LAST_OUT" || { fail "zlib: output differs ($v)"; return; }
+    grep -q "all round trips identical" "$LAST_OUT" || fail "zlib: round trip ($v)"
+}
+
+program_bzip2() {
+    local v=$1 dir=$OUT/$1/bzip2 s=$SRC/bzip2 bz
+    build_objs "$v" "$dir/obj" "-D_FILE_OFFSET_BITS=64 -w" -- \
+        "$s"/{blocksort,huffman,crctable,randtable,compress,decompress,bzlib,bzip2}.c \
+        && link "$v" "$dir/bzip2" "$dir"/obj/*.o || { fail "bzip2: build ($v)"; return; }
+    bz=$dir/bzip2
+    mkdir -p "$dir/tmp"
+    local i lvl
+    for i in 1 2 3; do
+        lvl=$i
+        "$bz" -$lvl <"$s/sample$i.ref" >"$dir/tmp/sample$i.rb2" 2>"$dir/tmp/err" \
+            && cmp -s "$dir/tmp/sample$i.rb2" "$s/sample$i.bz2" \
+            || { fail "bzip2: sample$i compress ($v): $(tail -2 "$dir/tmp/err")"; return; }
+        local dflag=-d
+        [ $i = 3 ] && dflag=-ds
+        "$bz" $dflag <"$s/sample$i.bz2" >"$dir/tmp/sample$i.tst" 2>"$dir/tmp/err" \
+            && cmp -s "$dir/tmp/sample$i.tst" "$s/sample$i.ref" \
+            || { fail "bzip2: sample$i decompress ($v): $(tail -2 "$dir/tmp/err")"; return; }
+    done
+    local input=$DATA/bzip2-$SIZE.txt
+    if [ ! -e "$input" ]; then
+        [ -x "$OUT/clang/zlib/zlib_roundtrip" ] || program_zlib clang
+        "$OUT/clang/zlib/zlib_roundtrip" gen "$BZ_BYTES" "$input" || { fail "bzip2: gen"; return; }
+    fi
+    LAST_OUT=$dir/tmp/big.bz2
+    run_timed bzip2 "$v" "$bz" -9 -c "$input" || { fail "bzip2: compress ($v)"; return; }
+    same_as_reference bzip2 "$v" "$LAST_OUT" || { fail "bzip2: compressed output differs ($v)"; return; }
+    LAST_OUT=$dir/tmp/big.out
+    run_timed bzip2 "$v" "$bz" -d -c "$dir/tmp/big.bz2" || { fail "bzip2: decompress ($v)"; return; }
+    cmp -s "$LAST_OUT" "$input" || fail "bzip2: decompressed file differs ($v)"
+    rm -f "$dir/tmp/big.out"
+}
+
+program_lua() {
+    local v=$1 dir=$OUT/$1/lua srcs=() f
+    for f in "$SRC"/lua/*.c; do
+        case $(basename "$f") in lua.c | luac.c | onelua.c) continue ;; esac
+        srcs+=("$f")
+    done
+    build_objs "$v" "$dir/obj" "-DLUA_USE_POSIX -I$SRC/lua -w" -- "${srcs[@]}" "$ROOT/tests/real/lua_main.c" \
+        && link "$v" "$dir/lua" "$dir"/obj/*.o || { fail "lua: build ($v)"; return; }
+    local script name
+    for script in "$ROOT"/tests/real/lua/*.lua; do
+        name=$(basename "$script" .lua)
+        LAST_OUT=$dir/$name.out
+        run_timed lua "$v" "$dir/lua" "$script" "$LUA_SCALE" \
+            || { fail "lua: $name ($v): $(tail -3 "$LAST_OUT.err")"; continue; }
+        same_as_reference "lua-$name" "$v" "$LAST_OUT" || fail "lua: $name output differs ($v)"
+    done
+}
+
+program_sqlite() {
+    local v=$1 dir=$OUT/$1/sqlite
+    build_objs "$v" "$dir/obj" "-DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=1 -I$SRC/sqlite -w" -- \
+        "$SRC/sqlite/sqlite3.c" "$ROOT/tests/real/sqlite_workload.c" \
+        && link "$v" "$dir/sqlite_workload" "$dir"/obj/*.o || { fail "sqlite: build ($v)"; return; }
+    mkdir -p "$dir/tmp"
+    LAST_OUT=$dir/out.txt
+    run_timed sqlite "$v" "$dir/sqlite_workload" "$dir/tmp/test.db" "$SQL_ROWS" \
+        || { fail "sqlite: run ($v): $(tail -3 "$LAST_OUT.err")"; return; }
+    same_as_reference sqlite "$v" "$LAST_OUT" || { fail "sqlite: output differs ($v)"; return; }
+    grep -q "integrity_check=ok" "$LAST_OUT" || fail "sqlite: integrity ($v)"
+}
+
+for prog in "${PROGRAMS[@]}"; do
+    for v in $VARIANTS; do
+        log "$prog ($v, $SIZE)"
+        start=$(date +%s)
+        "program_$prog" "$v"
+        echo "   $(($(date +%s) - start)) s" >&2
+    done
+done
+
+if [ "$BENCH" = 1 ]; then
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
+    echo
+    echo "| program | clang $OPT s | $(for v in $VARIANTS; do [ $v = clang ] || printf '%s s | × clang | ' "$v"; done)clang RSS MiB | $(for v in $VARIANTS; do [ $v = clang ] || printf '%s RSS | × clang | ' "$v"; done)"
+    echo "|---|---:|$(for v in $VARIANTS; do [ $v = clang ] || printf -- '---:|---:|'; done)---:|$(for v in $VARIANTS; do [ $v = clang ] || printf -- '---:|---:|'; done)"
+    declare -A LOGS
+    for prog in "${PROGRAMS[@]}"; do
+        t0=${TIME[$prog/clang]:-}
+        r0=${RSS[$prog/clang]:-}
+        row="| $prog | $t0 |"
+        for v in $VARIANTS; do
+            [ $v = clang ] && continue
+            rt=$(ratio "${TIME[$prog/$v]:-}" "$t0")
+            row+=" ${TIME[$prog/$v]:-} | $rt |"
+            LOGS[time/$v]+=" $rt"
+        done
+        row+=" $(awk -v k="$r0" 'BEGIN { printf "%.1f", k / 1024 }') |"
+        for v in $VARIANTS; do
+            [ $v = clang ] && continue
+            rr=$(ratio "${RSS[$prog/$v]:-}" "$r0")
+            row+=" $(awk -v k="${RSS[$prog/$v]:-0}" 'BEGIN { printf "%.1f", k / 1024 }') | $rr |"
+            LOGS[rss/$v]+=" $rr"
+        done
+        echo "$row"
+    done
+    geo() { printf '%s\n' $1 | awk '$1 != "-" && $1 > 0 { s += log($1); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }'; }
+    row="| **geometric mean** | |"
+    for v in $VARIANTS; do [ $v = clang ] || row+=" | **$(geo "${LOGS[time/$v]}")** |"; done
+    row+=" |"
+    for v in $VARIANTS; do [ $v = clang ] || row+=" | **$(geo "${LOGS[rss/$v]}")** |"; done
+    echo "$row"
+fi
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+    echo "real programs: ${#FAILED[@]} failure(s):" >&2
+    printf '  %s\n' "${FAILED[@]}" >&2
+    exit 1
+fi
+echo "real programs: ${PROGRAMS[*]} passed under: $VARIANTS ($SIZE)"
