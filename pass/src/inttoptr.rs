@@ -17,6 +17,16 @@
 //!   `Definite(Merge(itself))`: the rewrite puts a capability `phi`/`select`
 //!   next to it, whose inputs are each operand's own capability. So `phi`
 //!   and `select` never go to `Top`.
+//! - Two merges that produce the same capability on every path (phis of
+//!   one block whose inputs on each edge have the same capability, selects
+//!   on one condition likewise) count as one origin, so combining them is
+//!   not `Top`. SROA makes such pairs when it splits a union holding a
+//!   pointer into integer pieces (a truncated low half and a masked high
+//!   half, each merged by its own phi) and `or`s them back together: the
+//!   spec's rule would drop the capability of a pointer the program merely
+//!   stored in a union (SQLite's index iterator does this). Any capability
+//!   that really flowed into the integer is a sound choice; this picks the
+//!   one the spec would if the optimiser had not split the value.
 //!
 //! The analysis is linear in the function's size times the (small) height
 //! of the lattice.
@@ -25,7 +35,7 @@ use std::collections::HashMap;
 
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{
-    BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
+    BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue, PhiValue,
 };
 
 /// Where an inferred capability comes from.
@@ -49,16 +59,16 @@ pub enum Cap<'ctx> {
 }
 
 impl<'ctx> Cap<'ctx> {
-    /// `other` merged into `self` (the spec's merge rule).
-    fn merge(self, other: Cap<'ctx>) -> Cap<'ctx> {
-        match (self, other) {
-            (_, Cap::Bottom) => self,
-            (a, b) if a == b => a,
-            (Cap::Bottom, b) => b,
-            _ => Cap::Top,
-        }
+    /// Whether the capability is the null one (nothing or several known).
+    fn is_null(self) -> bool {
+        !matches!(self, Cap::Definite(_))
     }
 }
+
+/// How many pairs of merges one structural comparison may visit before it
+/// gives up (answering "different", the spec's own answer): keeps the
+/// analysis linear on huge functions.
+const COMPARE_BUDGET: usize = 64;
 
 /// The inferred capabilities of one function's integer instructions.
 #[derive(Debug, Default)]
@@ -67,6 +77,106 @@ pub struct CapInference<'ctx> {
 }
 
 impl<'ctx> CapInference<'ctx> {
+    /// `other` merged into `current` (the spec's merge rule, with merges
+    /// that produce the same capability counted as one origin).
+    fn merge(&self, current: Cap<'ctx>, other: Cap<'ctx>) -> Cap<'ctx> {
+        match (current, other) {
+            (_, Cap::Bottom) => current,
+            (a, b) if a == b => a,
+            (Cap::Bottom, b) => b,
+            (Cap::Definite(a), Cap::Definite(b)) => {
+                let mut seen = Vec::new();
+                if self.same_origin(a, b, &mut seen) {
+                    current
+                } else {
+                    Cap::Top
+                }
+            }
+            _ => Cap::Top,
+        }
+    }
+
+    /// The capability of operand `v` (a constant or argument has none).
+    fn operand_cap(&self, v: BasicValueEnum<'ctx>) -> Cap<'ctx> {
+        match v.as_instruction_value() {
+            Some(i) if result_is_int(i) => self.cap(i),
+            _ => Cap::Bottom,
+        }
+    }
+
+    /// Whether two operand capabilities are the same at run time.
+    fn same_cap(
+        &self,
+        a: Cap<'ctx>,
+        b: Cap<'ctx>,
+        seen: &mut Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
+    ) -> bool {
+        match (a, b) {
+            (Cap::Definite(x), Cap::Definite(y)) => self.same_origin(x, y, seen),
+            _ => a.is_null() && b.is_null(),
+        }
+    }
+
+    /// Whether two origins give the same capability on every path; pairs
+    /// already being compared are assumed equal (loops), within
+    /// [`COMPARE_BUDGET`].
+    fn same_origin(
+        &self,
+        a: Origin<'ctx>,
+        b: Origin<'ctx>,
+        seen: &mut Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
+    ) -> bool {
+        let (x, y) = match (a, b) {
+            (Origin::Pointer(p), Origin::Pointer(q)) => return p == q,
+            (Origin::Merge(x), Origin::Merge(y)) => (x, y),
+            _ => return false,
+        };
+        if x == y || seen.contains(&(x, y)) {
+            return true;
+        }
+        if seen.len() >= COMPARE_BUDGET || x.get_opcode() != y.get_opcode() {
+            return false;
+        }
+        seen.push((x, y));
+        match x.get_opcode() {
+            InstructionOpcode::Phi => {
+                let (Ok(px), Ok(py)) = (PhiValue::try_from(x), PhiValue::try_from(y)) else {
+                    return false;
+                };
+                if x.get_parent() != y.get_parent() || px.count_incoming() != py.count_incoming() {
+                    return false;
+                }
+                (0..px.count_incoming()).all(|i| {
+                    let Some((vx, bx)) = px.get_incoming(i) else {
+                        return false;
+                    };
+                    let vy = (0..py.count_incoming())
+                        .filter_map(|j| py.get_incoming(j))
+                        .find(|(_, by)| *by == bx)
+                        .map(|(v, _)| v);
+                    vy.is_some_and(|vy| {
+                        self.same_cap(self.operand_cap(vx), self.operand_cap(vy), seen)
+                    })
+                })
+            }
+            InstructionOpcode::Select => {
+                let operand =
+                    |i: InstructionValue<'ctx>, k| i.get_operand(k).and_then(|o| o.value());
+                let (Some(cx), Some(cy)) = (operand(x, 0), operand(y, 0)) else {
+                    return false;
+                };
+                cx == cy
+                    && (1..3).all(|k| match (operand(x, k), operand(y, k)) {
+                        (Some(a), Some(b)) => {
+                            self.same_cap(self.operand_cap(a), self.operand_cap(b), seen)
+                        }
+                        _ => false,
+                    })
+            }
+            _ => false,
+        }
+    }
+
     /// The inferred capability of an integer instruction (`Bottom` for
     /// anything the analysis does not track).
     pub fn cap(&self, inst: InstructionValue<'ctx>) -> Cap<'ctx> {
@@ -184,7 +294,7 @@ pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
                         break;
                     }
                 } else {
-                    next = next.merge(x);
+                    next = result.merge(next, x);
                 }
             }
             if next != current {

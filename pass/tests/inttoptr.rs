@@ -68,6 +68,51 @@ entry:
   %q = inttoptr i64 %s to ptr
   ret ptr %q
 }
+
+; SROA's split of a union {ptr; int}: the pointer's low half truncated and
+; its high half masked, each merged with the int member's value by its own
+; phi, then or'ed back together. The two phis give the same capability on
+; every edge, so the result keeps it.
+define ptr @union(ptr %p, i32 %n, i1 %c) {
+entry:
+  br i1 %c, label %ptr, label %int
+ptr:
+  %i = ptrtoint ptr %p to i64
+  %lo = trunc i64 %i to i32
+  %hi = and i64 %i, -4294967296
+  br label %join
+int:
+  br label %join
+join:
+  %h = phi i64 [ %hi, %ptr ], [ 0, %int ]
+  %l = phi i32 [ %lo, %ptr ], [ %n, %int ]
+  %lz = zext i32 %l to i64
+  %u = or i64 %h, %lz
+  %q = inttoptr i64 %u to ptr
+  ret ptr %q
+}
+
+; The same shape with different pointers on the same edge: no single
+; capability.
+define ptr @union_two(ptr %p, ptr %r, i1 %c) {
+entry:
+  br i1 %c, label %ptr, label %int
+ptr:
+  %i = ptrtoint ptr %p to i64
+  %j = ptrtoint ptr %r to i64
+  %lo = trunc i64 %j to i32
+  %hi = and i64 %i, -4294967296
+  br label %join
+int:
+  br label %join
+join:
+  %h = phi i64 [ %hi, %ptr ], [ 0, %int ]
+  %l = phi i32 [ %lo, %ptr ], [ 7, %int ]
+  %lz = zext i32 %l to i64
+  %u = or i64 %h, %lz
+  %q = inttoptr i64 %u to ptr
+  ret ptr %q
+}
 "#;
 
 fn inst<'ctx>(f: FunctionValue<'ctx>, name: &str) -> InstructionValue<'ctx> {
@@ -125,5 +170,20 @@ fn inferred_capabilities_follow_the_spec() {
     assert_eq!(
         r.inttoptr_cap(inst(either, "q")),
         Cap::Definite(Origin::Merge(s))
+    );
+
+    let union = f("union");
+    let r = infer(union);
+    assert_eq!(
+        r.inttoptr_cap(inst(union, "q")),
+        Cap::Definite(Origin::Merge(inst(union, "h"))),
+        "two phis with the same capability on every edge are one origin"
+    );
+
+    let union_two = f("union_two");
+    assert_eq!(
+        infer(union_two).inttoptr_cap(inst(union_two, "q")),
+        Cap::Top,
+        "different pointers on one edge stay Top"
     );
 }
