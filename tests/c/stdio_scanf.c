@@ -1,6 +1,5 @@
 /* gimso-test
  * expect: run
- * flags: -Wno-format
  * stdout:
  * | 8: -42 31 15 99 3000000000 511 255 48879 n=39
  * | 8: -5 -300 123456789012 -9223372036854775807 77 18446744073709551615 -8 65535
@@ -32,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#pragma clang diagnostic ignored "-Wformat"
 
 static int my_scan(const char *s, const char *fmt, ...) {
     va_list ap;
