@@ -193,8 +193,8 @@ fn scan_float(input: &mut impl Input, max: usize) -> Result<Vec<u8>, Stop> {
     // inf, infinity, nan, nan(chars)
     let letter = |word: &'static [u8], i: usize| move |c: u8| c.eq_ignore_ascii_case(&word[i]);
     for word in [&b"inf"[..], &b"nan"[..]] {
-        if take(input, s.len(), max, letter(word, 0)).is_some() {
-            s.push(word[0]);
+        if let Some(c) = take(input, s.len(), max, letter(word, 0)) {
+            s.push(c);
             for i in 1..3 {
                 match take(input, s.len(), max, letter(word, i)) {
                     Some(c) => s.push(c),
@@ -202,12 +202,11 @@ fn scan_float(input: &mut impl Input, max: usize) -> Result<Vec<u8>, Stop> {
                 }
             }
             if word == b"inf" {
-                let rest = b"inity";
-                for i in 0..rest.len() {
-                    match take(input, s.len(), max, |c| c.eq_ignore_ascii_case(&rest[i])) {
+                // "infinity"; when broken off ("infi…"), strtod reads
+                // the "inf" and the rest is lost, as in glibc.
+                for want in b"inity" {
+                    match take(input, s.len(), max, |c| c.eq_ignore_ascii_case(want)) {
                         Some(c) => s.push(c),
-                        None if i == 0 => break,
-                        // "infi…" broken off: strtod reads the "inf".
                         None => break,
                     }
                 }
