@@ -9,6 +9,7 @@
  * | fputs_unlocked
  * | fwrite_unlocked
  * | p
+ * | ftrylockfile 0
  * | getc_unlocked xy eof 1
  */
 #define _GNU_SOURCE
@@ -46,11 +47,15 @@ int main(void) {
     fflush(stdout);
     dprintf(1, "dprintf %d\n", 1);
     to_fd(1, "vdprintf %s\n", "two");
+    flockfile(stdout);
     fputs_unlocked("fputs_unlocked\n", stdout);
     fwrite_unlocked("fwrite_unlocked\n", 1, 16, stdout);
     putc_unlocked('p', stdout);
     putchar_unlocked('\n');
     fflush_unlocked(stdout);
+    printf("ftrylockfile %d\n", ftrylockfile(stdout));
+    funlockfile(stdout);
+    funlockfile(stdout);
     FILE *f = tmpfile();
     fputs("xy", f);
     rewind(f);

@@ -363,3 +363,41 @@ wrapper! {
         set_buffer(f, FlightPtr::NULL, libc::_IOLBF, 0);
     }
 }
+
+unsafe extern "C" {
+    /// glibc's stream locks (not bound by the `libc` crate).
+    #[link_name = "flockfile"]
+    fn c_flockfile(f: *mut libc::FILE);
+    #[link_name = "ftrylockfile"]
+    fn c_ftrylockfile(f: *mut libc::FILE) -> libc::c_int;
+    #[link_name = "funlockfile"]
+    fn c_funlockfile(f: *mut libc::FILE);
+}
+
+wrapper! {
+    /// `void flockfile(FILE *f)`: libc's recursive stream lock (exited:
+    /// it may wait for another thread).
+    fn flockfile(f: FlightPtr) -> () {
+        let f = stream(f);
+        // SAFETY: `f` is a libc stream.
+        exited_io(|| unsafe { c_flockfile(f.as_ptr()) })
+    }
+}
+
+wrapper! {
+    /// `int ftrylockfile(FILE *f)`.
+    fn ftrylockfile(f: FlightPtr) -> i32 {
+        let f = stream(f);
+        // SAFETY: `f` is a libc stream.
+        unsafe { c_ftrylockfile(f.as_ptr()) }
+    }
+}
+
+wrapper! {
+    /// `void funlockfile(FILE *f)`.
+    fn funlockfile(f: FlightPtr) -> () {
+        let f = stream(f);
+        // SAFETY: `f` is a libc stream.
+        unsafe { c_funlockfile(f.as_ptr()) }
+    }
+}
