@@ -14,7 +14,8 @@
 //! - [`report`]: the wrappers' own safety reports.
 //! - [`start`]: `gimso_start_main`, `exit`, `atexit`, `abort`, `__assert_fail`.
 //! - [`format`]: the `printf` engine.
-//! - [`stdio`]: the standard streams and the `printf`/`puts` families.
+//! - [`stdio`]: the standard streams, `FILE` objects, the `printf`,
+//!   `puts`, `fgets`/`getline`, file and `scanf` families.
 //! - [`malloc`], [`string`], [`stdlib`], [`errno`], [`math`], [`ctype`], [`time`]:
 //!   the rest of libc.
 //! - [`calendar`]: `struct tm`, `strftime`; [`locale`]: `setlocale`,

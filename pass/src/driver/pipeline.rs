@@ -84,6 +84,15 @@ pub const EXIT_INTERNAL: i32 = 70;
 ///   `_FORTIFY_SOURCE=2`, which makes glibc's headers call `__printf_chk`,
 ///   `__strcpy_chk`, …: functions the runtime does not wrap, and whose
 ///   object-size checks gimso's capability checks subsume.
+/// - `-D_BITS_STDIO_H`: when optimising, glibc's `<stdio.h>` includes
+///   `<bits/stdio.h>`, whose inline `getc_unlocked`, `putc_unlocked`,
+///   `getchar_unlocked`, `putchar_unlocked`, `feof_unlocked`, … read and
+///   write the fields of the `FILE` structure directly (calling
+///   `__uflow`/`__overflow` only when its buffer is empty or full). A
+///   gimso `FILE *` points to a special object no data access passes, so
+///   those inlines would stop the program; defining the header's include
+///   guard skips it (it holds nothing else), and the calls go to the
+///   checked wrappers.
 pub const FRONT_HALF_FLAGS: &[&str] = &[
     "-fno-builtin-malloc",
     "-fno-builtin-calloc",
@@ -99,6 +108,7 @@ pub const FRONT_HALF_FLAGS: &[&str] = &[
     "-ftrivial-auto-var-init=zero",
     "-fno-omit-frame-pointer",
     "-U_FORTIFY_SOURCE",
+    "-D_BITS_STDIO_H",
 ];
 
 /// Flags that make the front half stop at clang's unoptimised IR:
