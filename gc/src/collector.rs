@@ -147,6 +147,36 @@ pub fn request() {
     WAKE.notify_one();
 }
 
+/// Runs `f`, a `fork`, for the runtime: returns `None` without calling it
+/// when more than one mutator thread is registered (the child would hold
+/// only the caller, and whatever the others hold forever). Otherwise waits
+/// until no cycle is running and calls `f` holding the collector's state
+/// lock, so no cycle starts meanwhile: the child gets a consistent heap
+/// and, as it has no collector thread, starts a new one (`f` returned 0
+/// as the first element).
+///
+/// Call exited: a cycle in progress must be able to finish.
+pub fn fork_with<E>(f: impl FnOnce() -> (i32, E)) -> Option<(i32, E)> {
+    ensure_started();
+    let mut s = STATE.lock();
+    while s.running {
+        DONE.wait(&mut s);
+    }
+    if thread::threads().len() > 1 {
+        return None;
+    }
+    let r = f();
+    if r.0 == 0 {
+        // The child: only this thread exists; the state lock is ours.
+        std::thread::Builder::new()
+            .name("gimso-gc".into())
+            .spawn(collector_main)
+            .unwrap_or_else(|e| fatal(&format!("cannot start the collector thread: {e}")));
+    }
+    drop(s);
+    Some(r)
+}
+
 /// Runs a full collection that starts after this call and waits for it.
 /// Call exited (or from a thread the collector does not know).
 pub fn collect_and_wait() {
