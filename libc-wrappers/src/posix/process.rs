@@ -14,7 +14,7 @@ use core::cell::Cell;
 
 use gimso_abi::FlightPtr;
 
-use super::{Raw, path, sys, sys32, until_nul};
+use super::{Raw, fail, path, sys, sys32, until_nul};
 use crate::cc::VarArgs;
 use crate::{errno, mem, report, wrapper};
 
@@ -155,6 +155,10 @@ wrapper! {
 
 /// `fork` by the rules of the module documentation.
 fn fork_process() -> i32 {
+    if crate::pthread::thread::running_threads() > 0 {
+        report::warning("fork refused: the program has more than one thread");
+        return fail(libc::EAGAIN);
+    }
     let (r, e) = gimso_gc::exited(|| {
         gimso_gc::fork_with(|| {
             // SAFETY: fork_with calls this with the runtime quiescent and
