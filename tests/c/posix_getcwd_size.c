@@ -1,11 +1,12 @@
 /* gimso-test
  * expect: error out-of-bounds write
- * line: 14
+ * line: 15
  * stdout:
  * | cwd ok 1
  */
-/* getcwd() told the buffer is larger than it is (the path itself is short:
- * the size promised is what is checked). */
+/* getcwd() told the buffer is larger than it is, in a directory whose
+ * path (/proc/sys/kernel/random, 23 bytes and a NUL) does not fit the
+ * 16-byte buffer: natively an overflow. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@ int main(void) {
     char buf[16];
     printf("cwd ok %d\n", where(buf, sizeof buf) != NULL && strcmp(buf, "/") == 0);
     fflush(stdout);
+    chdir("/proc/sys/kernel/random");
     where(buf, 4096);
     printf("not reached\n");
     return 0;
