@@ -3,7 +3,7 @@
  * env: GIMSO_GC_TORTURE=20
  * stdout:
  * | opendir 1 missing NULL 1 ENOENT 1
- * | entries: a.txt b.txt c.dir (3) same object 1
+ * | entries: a.txt b.txt c.dir (3)
  * | dirfd ok 1 rewind again 3 telldir/seekdir 1
  * | fdopendir entries 3
  * | closedir 0 0
@@ -70,7 +70,8 @@ int main(void) {
     printf("entries:");
     for (int i = 0; i < n; i++)
         printf(" %s", out[i]);
-    printf(" (%d) same object %d\n", n, same);
+    printf(" (%d)\n", n);
+    (void)same; /* gimso reuses one entry object per stream; glibc need not */
 
     int fd = dirfd(d);
     rewinddir(d);

@@ -1,5 +1,6 @@
 /* gimso-test
  * expect: run
+ * native: differs (fork with other threads running is refused under gimso)
  * stderr: fork refused
  * stdout:
  * | fork with two threads: -1 EAGAIN 1

@@ -1,5 +1,6 @@
 /* gimso-test
  * expect: run
+ * native: differs (MAP_SHARED, MAP_FIXED, PROT_EXEC, partial munmap and mremap are refused under gimso)
  * stdout:
  * | anon: aligned 1 zeroed 1 sum 4950
  * | file: [0123456789] past eof zero 1 mprotect ro 0

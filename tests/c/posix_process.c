@@ -1,6 +1,7 @@
 /* gimso-test
  * expect: run
  * env: GIMSO_GC_TORTURE=50
+ * native: differs (dlopen is refused under gimso)
  * stdout:
  * | ids: pid 1 ppid 1 uid 1 gid 1
  * | sysconf page 4096 getpagesize 4096 open max 1
