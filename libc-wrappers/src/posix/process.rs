@@ -2,13 +2,15 @@
 //! limits, `fork`, the `exec` family, `wait`/`waitpid`, `system`, and the
 //! refused dynamic loader (`dlopen` & co).
 //!
-//! `fork` is supported while the program has one thread: the runtime
-//! forks with no collection in progress and starts a fresh collector
-//! thread in the child (`gimso_gc::fork_with`), so the child is a complete
-//! gimso program. With more than one registered thread `fork` fails with
-//! EAGAIN (and a warning): the child would hold only the forking thread,
-//! with the other threads' locks possibly held forever, and neither the
-//! collector nor the program could recover them.
+//! `fork` is supported while the program has one thread: the runtime lets
+//! a running collection finish, ends its collector thread, forks when the
+//! calling thread is the only native thread left, and starts a fresh
+//! collector thread in parent and child (`gimso_gc::fork_with`), so the
+//! child is a complete gimso program. While other threads run (created and
+//! not finished, or, a second after finishing, still not gone) `fork`
+//! fails with EAGAIN and a warning: the child would hold only the forking
+//! thread, with the other threads' locks possibly held forever, and
+//! neither the collector nor the program could recover them.
 
 use core::cell::Cell;
 
@@ -153,6 +155,25 @@ wrapper! {
     }
 }
 
+/// Native threads of the process (`/proc/self/task`), if known.
+fn native_threads() -> Option<usize> {
+    Some(std::fs::read_dir("/proc/self/task").ok()?.count())
+}
+
+/// Whether the calling thread is the only native thread, waiting a little
+/// for finished threads still on their way out (a joined thread may still
+/// be running its last runtime code, which takes locks a child must not
+/// inherit held).
+fn alone() -> bool {
+    for _ in 0..1000 {
+        match native_threads() {
+            None | Some(1) => return true,
+            Some(_) => std::thread::sleep(std::time::Duration::from_millis(1)),
+        }
+    }
+    false
+}
+
 /// `fork` by the rules of the module documentation.
 fn fork_process() -> i32 {
     if crate::pthread::thread::running_threads() > 0 {
@@ -161,9 +182,13 @@ fn fork_process() -> i32 {
     }
     let (r, e) = gimso_gc::exited(|| {
         gimso_gc::fork_with(|| {
+            if !alone() {
+                return (-1, libc::EAGAIN);
+            }
             // SAFETY: fork_with calls this with the runtime quiescent and
-            // the calling thread the only mutator; __errno_location
-            // returns the calling thread's errno.
+            // the calling thread the only mutator, and alone() saw no other
+            // native thread; __errno_location returns the calling thread's
+            // errno.
             unsafe { (libc::fork(), *libc::__errno_location()) }
         })
     })
