@@ -53,6 +53,24 @@ wrapper! {
 }
 
 wrapper! {
+    /// `int openat64(int dirfd, const char *path, int flags, ...)`.
+    fn openat64(dirfd: i32, p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
+        open_at(dirfd, p, flags, va)
+    }
+}
+
+wrapper! {
+    /// `int creat64(const char *path, mode_t mode)`.
+    fn creat64(p: FlightPtr, mode: u32) -> i32 {
+        let path = path(p);
+        sys32(|| {
+            // SAFETY: `path` is a NUL-terminated copy.
+            unsafe { libc::creat(path.as_ptr().cast(), mode) }
+        })
+    }
+}
+
+wrapper! {
     /// `int creat(const char *path, mode_t mode)`.
     fn creat(p: FlightPtr, mode: u32) -> i32 {
         let path = path(p);

@@ -415,6 +415,26 @@ wrapper! {
 }
 
 wrapper! {
+    /// `int mkstemp64(char *template)`.
+    fn mkstemp64(t: FlightPtr) -> i32 {
+        temp_in_place(t, |p| {
+            // SAFETY: `p` is a private NUL-terminated copy.
+            unsafe { libc::mkstemp(p) }
+        })
+    }
+}
+
+wrapper! {
+    /// `int mkostemp(char *template, int flags)`.
+    fn mkostemp(t: FlightPtr, flags: i32) -> i32 {
+        temp_in_place(t, |p| {
+            // SAFETY: `p` is a private NUL-terminated copy.
+            unsafe { libc::mkostemp(p, flags) }
+        })
+    }
+}
+
+wrapper! {
     /// `char *mkdtemp(char *template)`.
     fn mkdtemp(t: FlightPtr) -> FlightPtr {
         let r = temp_in_place(t, |p| {

@@ -101,12 +101,7 @@ impl<const N: usize> Raw<N> {
     }
 }
 
-/// `size_of::<T>()` of a libc struct, for [`Raw`].
-pub const fn size<T>() -> usize {
-    size_of::<T>()
-}
-
-/// Copies a NUL-terminated byte string (without the NUL) out of `buf`.
+/// The bytes of `buf` before its first NUL (all of them if it has none).
 pub fn until_nul(buf: &[u8]) -> &[u8] {
     match buf.iter().position(|&b| b == 0) {
         Some(n) => &buf[..n],

@@ -130,28 +130,52 @@ wrapper! {
     }
 }
 
+/// `getrlimit` into the program's `struct rlimit` (checked first).
+fn get_limit(resource: i32, rl: FlightPtr) -> i32 {
+    mem::check_write(rl, RLIMIT);
+    let mut l = Raw::<RLIMIT>::zeroed();
+    let out = l.as_mut::<libc::rlimit>();
+    // SAFETY: `out` is a private struct rlimit image.
+    let r = sys32(|| unsafe { libc::getrlimit(resource as _, out) });
+    if r == 0 {
+        l.write(rl);
+    }
+    r
+}
+
+/// `setrlimit` from the program's `struct rlimit` (a checked read).
+fn set_limit(resource: i32, rl: FlightPtr) -> i32 {
+    let l = Raw::<RLIMIT>::read(rl);
+    let p = l.as_const::<libc::rlimit>();
+    // SAFETY: `p` is a private struct rlimit image.
+    sys32(|| unsafe { libc::setrlimit(resource as _, p) })
+}
+
 wrapper! {
     /// `int getrlimit(int resource, struct rlimit *rl)`.
     fn getrlimit(resource: i32, rl: FlightPtr) -> i32 {
-        mem::check_write(rl, RLIMIT);
-        let mut l = Raw::<RLIMIT>::zeroed();
-        let out = l.as_mut::<libc::rlimit>();
-        // SAFETY: `out` is a private struct rlimit image.
-        let r = sys32(|| unsafe { libc::getrlimit(resource as _, out) });
-        if r == 0 {
-            l.write(rl);
-        }
-        r
+        get_limit(resource, rl)
+    }
+}
+
+wrapper! {
+    /// `int getrlimit64(int resource, struct rlimit64 *rl)` (the same on x86-64).
+    fn getrlimit64(resource: i32, rl: FlightPtr) -> i32 {
+        get_limit(resource, rl)
     }
 }
 
 wrapper! {
     /// `int setrlimit(int resource, const struct rlimit *rl)`.
     fn setrlimit(resource: i32, rl: FlightPtr) -> i32 {
-        let l = Raw::<RLIMIT>::read(rl);
-        let p = l.as_const::<libc::rlimit>();
-        // SAFETY: `p` is a private struct rlimit image.
-        sys32(|| unsafe { libc::setrlimit(resource as _, p) })
+        set_limit(resource, rl)
+    }
+}
+
+wrapper! {
+    /// `int setrlimit64(int resource, const struct rlimit64 *rl)`.
+    fn setrlimit64(resource: i32, rl: FlightPtr) -> i32 {
+        set_limit(resource, rl)
     }
 }
 
