@@ -6,9 +6,10 @@
 //! - `MAP_PRIVATE` of a file: the same object filled with `pread` from the
 //!   (page-aligned) offset; bytes past the end of the file read as zeros
 //!   (natively, whole pages past it fault with SIGBUS).
-//! - Without `PROT_WRITE` the object is read-only. `PROT_NONE` and
-//!   `PROT_EXEC` are refused with EACCES (no data object is executable,
-//!   and an object nothing may access is of no use to a C program here).
+//! - Without `PROT_WRITE` the object is read-only. `PROT_EXEC` and
+//!   protections without `PROT_READ` (`PROT_NONE`, write-only) are refused
+//!   with EACCES: no data object is executable, and every object the
+//!   program can write it can also read.
 //! - `MAP_SHARED` (and `MAP_SHARED_VALIDATE`) is refused with ENODEV:
 //!   writes to the mapping would have to reach the file (or, anonymous, a
 //!   forked child) behind the program's back, and GC memory cannot be
