@@ -58,6 +58,7 @@ typedef struct gimso_object_header {
 #define GIMSO_SPECIAL_JMP_BUF 5
 #define GIMSO_SPECIAL_FILE 6
 #define GIMSO_SPECIAL_UNWIND_CONTEXT 7
+#define GIMSO_SPECIAL_DIR 8
 
 /* A shadow word holds a plain lower, or (box | GIMSO_SHADOW_BOX_TAG). */
 #define GIMSO_SHADOW_BOX_TAG 1

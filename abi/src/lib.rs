@@ -97,6 +97,8 @@ pub enum SpecialKind {
     File = 6,
     /// The `_Unwind_Context` handed to a personality function.
     UnwindContext = 7,
+    /// A directory stream (`DIR *`).
+    Dir = 8,
 }
 
 impl SpecialKind {
@@ -112,6 +114,7 @@ impl SpecialKind {
             5 => Some(SpecialKind::JmpBuf),
             6 => Some(SpecialKind::File),
             7 => Some(SpecialKind::UnwindContext),
+            8 => Some(SpecialKind::Dir),
             _ => None,
         }
     }
@@ -132,6 +135,7 @@ impl SpecialKind {
             SpecialKind::JmpBuf => "jmp_buf",
             SpecialKind::File => "FILE",
             SpecialKind::UnwindContext => "unwind context",
+            SpecialKind::Dir => "DIR",
         }
     }
 }
@@ -522,6 +526,7 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
         "GIMSO_SPECIAL_UNWIND_CONTEXT",
         SpecialKind::UnwindContext as u64,
     ),
+    ("GIMSO_SPECIAL_DIR", SpecialKind::Dir as u64),
     ("GIMSO_SHADOW_BOX_TAG", SHADOW_BOX_TAG as u64),
     ("GIMSO_ATOMIC_BOX_SIZE", ATOMIC_BOX_SIZE as u64),
     ("GIMSO_ACCESS_READ", ACCESS_READ as u64),

@@ -27,18 +27,23 @@ use crate::thread::{self, Thread, current_if_attached, stop_world};
 
 struct State {
     requested: bool,
+    /// The collector thread is asked to end (`fork_with`).
+    stop: bool,
     running: bool,
     completed: u64,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
     requested: false,
+    stop: false,
     running: false,
     completed: 0,
 });
 static WAKE: Condvar = Condvar::new();
 static DONE: Condvar = Condvar::new();
 static STARTED: OnceLock<()> = OnceLock::new();
+/// The collector thread (taken to join it before a `fork`).
+static COLLECTOR: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 static REQUESTED_FAST: AtomicBool = AtomicBool::new(false);
 static LAST: Mutex<Option<CycleStats>> = Mutex::new(None);
 
@@ -88,11 +93,16 @@ pub fn ensure_started() {
         gimso_shadow::barrier::set_grey_hook(Some(barrier_grey));
         heap.set_trigger(config().threshold);
         heap.set_pressure_hook(Some(on_pressure));
-        std::thread::Builder::new()
-            .name("gimso-gc".into())
-            .spawn(collector_main)
-            .unwrap_or_else(|e| fatal(&format!("cannot start the collector thread: {e}")));
+        spawn_collector();
     });
+}
+
+fn spawn_collector() {
+    let handle = std::thread::Builder::new()
+        .name("gimso-gc".into())
+        .spawn(collector_main)
+        .unwrap_or_else(|e| fatal(&format!("cannot start the collector thread: {e}")));
+    *COLLECTOR.lock() = Some(handle);
 }
 
 fn fatal(msg: &str) -> ! {
@@ -145,6 +155,45 @@ pub fn request() {
     let mut s = STATE.lock();
     s.requested = true;
     WAKE.notify_one();
+}
+
+/// Runs `f`, a `fork`, for the runtime: returns `None` without calling it
+/// when more than one mutator thread is registered (the child would hold
+/// only the caller, and whatever the others hold forever). Otherwise lets
+/// a running cycle finish, ends the collector thread (joined: it holds no
+/// lock and waits in no queue, so neither process inherits a waiter that
+/// does not exist), calls `f`, and starts a new collector thread in the
+/// parent and in the child alike. A collection requested meanwhile runs on
+/// the new thread.
+///
+/// Call exited: a cycle in progress must be able to finish.
+pub fn fork_with<E>(f: impl FnOnce() -> (i32, E)) -> Option<(i32, E)> {
+    ensure_started();
+    // A thread that has finished may still be detaching: give it a moment.
+    for _ in 0..1000 {
+        if thread::threads().len() <= 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    {
+        let mut s = STATE.lock();
+        while s.running {
+            DONE.wait(&mut s);
+        }
+        if thread::threads().len() > 1 {
+            return None;
+        }
+        s.stop = true;
+        WAKE.notify_all();
+    }
+    if let Some(h) = COLLECTOR.lock().take() {
+        let _ = h.join();
+    }
+    let r = f();
+    STATE.lock().stop = false;
+    spawn_collector();
+    Some(r)
 }
 
 /// Runs a full collection that starts after this call and waits for it.
@@ -204,8 +253,11 @@ fn collector_main() {
     loop {
         {
             let mut s = STATE.lock();
-            while !s.requested {
+            while !s.requested && !s.stop {
                 WAKE.wait(&mut s);
+            }
+            if s.stop {
+                return;
             }
             s.requested = false;
             s.running = true;

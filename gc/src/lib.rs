@@ -24,7 +24,7 @@ pub mod roots;
 pub mod stack;
 pub mod thread;
 
-pub use collector::{CycleStats, collect, last_cycle};
+pub use collector::{CycleStats, collect, fork_with, last_cycle};
 pub use roots::{Root, register_global_object, register_root_range};
 pub use thread::{
     StoppedWorld, Thread, attach, current, detach, enter, exit, exited, pollcheck, stop_world,

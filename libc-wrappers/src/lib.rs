@@ -24,6 +24,8 @@
 //! - [`signal`]: handlers compiled by gimso-cc, run at safepoints.
 //! - [`pthread`]: threads, mutexes, condition variables, rwlocks, once,
 //!   thread-specific data, all registered with the collector.
+//! - [`posix`]: file descriptors, the file system, directory streams,
+//!   `mmap`, processes (`fork`, `exec*`, `wait*`), and the refused `dl*`.
 //! - [`setjmp`]: `longjmp` and friends (the translation handles `setjmp`).
 //! - [`unwind`]: the `_Unwind_*` functions, `__gcc_personality_v0` and the
 //!   landing-pad entry points of translated `invoke`s.
@@ -40,6 +42,7 @@ pub mod malloc;
 pub mod math;
 pub mod mem;
 pub mod object;
+pub mod posix;
 pub mod pthread;
 pub mod report;
 pub mod setjmp;

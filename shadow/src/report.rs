@@ -61,6 +61,8 @@ pub enum SafetyError {
     BadIndirectBranch,
     /// A C library call given a `FILE *` that is no open stream object.
     InvalidFile,
+    /// A C library call given a `DIR *` that is no directory stream object.
+    InvalidDir,
     /// `longjmp` through a `jmp_buf` no `setjmp` filled.
     InvalidJmpBuf,
     /// `longjmp` to a `setjmp` whose function has returned (or that ran on
@@ -92,6 +94,7 @@ impl SafetyError {
             SafetyError::Unreachable => "unreachable executed",
             SafetyError::BadIndirectBranch => "indirect branch to non-label",
             SafetyError::InvalidFile => "invalid FILE pointer",
+            SafetyError::InvalidDir => "invalid DIR pointer",
             SafetyError::InvalidJmpBuf => "invalid jmp_buf",
             SafetyError::LongjmpDeadFrame => "longjmp to a frame no longer on the stack",
         }

@@ -113,6 +113,12 @@ struct Start {
     arg: Held,
 }
 
+/// Threads created by `pthread_create` that have not finished yet
+/// (including ones not yet started), for `fork`.
+pub fn running_threads() -> usize {
+    *RUNNING.lock()
+}
+
 /// Creates a thread running `routine(arg)`; its id goes to `out` (checked
 /// before the call). Returns 0 or `EAGAIN`.
 fn create(out: FlightPtr, attrs: attr::Attrs, routine: FlightPtr, arg: FlightPtr) -> i32 {
@@ -178,6 +184,12 @@ fn finish(value: FlightPtr) {
 fn publish() {
     PHASE.with(|p| p.set(Phase::Finished));
     key::forget_thread_values();
+    // Counted out before a joiner can see the thread finished, so that a
+    // `fork` right after `pthread_join` sees a single-threaded program.
+    if CREATED.with(Cell::get) {
+        *RUNNING.lock() -= 1;
+        RUNNING_CHANGED.notify_all();
+    }
     let rec = me();
     let mut s = rec.state.lock();
     s.finished = true;
@@ -187,10 +199,6 @@ fn publish() {
     }
     drop(s);
     rec.finished.notify_all();
-    if CREATED.with(Cell::get) {
-        *RUNNING.lock() -= 1;
-        RUNNING_CHANGED.notify_all();
-    }
 }
 
 /// `pthread_exit` (see the module documentation).

@@ -1,0 +1,231 @@
+//! `mmap`, `munmap`, `mprotect`, `mremap`: mappings are page-aligned GC
+//! objects.
+//!
+//! - `MAP_PRIVATE|MAP_ANONYMOUS`: a fresh zeroed object of the length
+//!   rounded up to whole pages, aligned to 4096.
+//! - `MAP_PRIVATE` of a file: the same object filled with `pread` from the
+//!   (page-aligned) offset; bytes past the end of the file read as zeros
+//!   (natively, whole pages past it fault with SIGBUS).
+//! - Without `PROT_WRITE` the object is read-only. `PROT_EXEC` and
+//!   protections without `PROT_READ` (`PROT_NONE`, write-only) are refused
+//!   with EACCES: no data object is executable, and every object the
+//!   program can write it can also read.
+//! - `MAP_SHARED` (and `MAP_SHARED_VALIDATE`) is refused with ENODEV:
+//!   writes to the mapping would have to reach the file (or, anonymous, a
+//!   forked child) behind the program's back, and GC memory cannot be
+//!   shared with a file or another process. `MAP_FIXED` is refused with
+//!   EINVAL: the runtime places every object itself.
+//! - `munmap` of exactly a whole mapping (its start, with its capability,
+//!   and its length rounded to pages) frees the object: any later access
+//!   is a use after free. Partial unmaps and other ranges fail with EINVAL.
+//! - `mprotect` of a whole mapping toggles it between read-only and
+//!   read-write (through every capability, as page protection would);
+//!   other protections fail with EACCES, other ranges with EINVAL.
+//! - `mremap` is refused (MAP_FAILED, ENOSYS).
+//!
+//! The runtime keeps each mapping in a table (its object rooted), as the
+//! kernel keeps a mapping until `munmap` whether or not the program still
+//! points at it.
+
+use core::sync::atomic::Ordering;
+use std::collections::HashMap;
+
+use gimso_abi::{FLAG_FREE, FLAG_READONLY, FlightPtr, MAX_OBJECT_SIZE};
+use gimso_shadow::ObjRef;
+use parking_lot::Mutex;
+
+use super::fail;
+use crate::cc::VarArgs;
+use crate::pthread::slots::Held;
+use crate::{errno, mem, wrapper};
+
+/// The page size mappings are rounded and aligned to.
+pub const PAGE: usize = 4096;
+
+/// `(void *)-1`.
+pub const MAP_FAILED: FlightPtr = FlightPtr {
+    intval: usize::MAX,
+    lower: 0,
+};
+
+/// A live mapping: its object (rooted) and rounded length.
+struct Mapping {
+    object: Held,
+    len: usize,
+}
+
+/// Live mappings by address (the object's `lower`).
+static MAPPINGS: Mutex<Option<HashMap<usize, Mapping>>> = Mutex::new(None);
+
+fn round_up(len: usize) -> Option<usize> {
+    len.checked_add(PAGE - 1).map(|n| n & !(PAGE - 1))
+}
+
+/// Sets errno and returns MAP_FAILED.
+fn map_failed(e: i32) -> FlightPtr {
+    errno::set(e);
+    MAP_FAILED
+}
+
+/// Reads up to `len` bytes of `fd` from `off` (until the end of the file).
+fn read_file(fd: i32, len: usize, off: i64) -> Result<Vec<u8>, i32> {
+    let mut data = vec![0u8; len];
+    let mut done = 0usize;
+    while done < len {
+        let rest = &mut data[done..];
+        let at = off + done as i64;
+        let (r, e) = gimso_gc::exited(|| {
+            // SAFETY: `rest` is a private buffer; __errno_location returns
+            // the calling thread's errno.
+            unsafe {
+                (
+                    libc::pread(fd, rest.as_mut_ptr().cast(), rest.len(), at),
+                    *libc::__errno_location(),
+                )
+            }
+        });
+        match r {
+            0 => break,
+            r if r > 0 => done += r as usize,
+            _ if e == libc::EINTR => continue,
+            _ => return Err(e),
+        }
+    }
+    data.truncate(done);
+    Ok(data)
+}
+
+wrapper! {
+    /// `void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)`.
+    fn mmap(_addr: FlightPtr, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
+        map(len, prot, flags, fd, off)
+    }
+}
+
+wrapper! {
+    /// `void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)`.
+    fn mmap64(_addr: FlightPtr, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
+        map(len, prot, flags, fd, off)
+    }
+}
+
+/// `mmap` by the rules of the module documentation.
+fn map(len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
+    let Some(size) = round_up(len).filter(|&n| n != 0) else {
+        return map_failed(libc::EINVAL);
+    };
+    match flags & 0x0f {
+        libc::MAP_PRIVATE => {}
+        libc::MAP_SHARED | libc::MAP_SHARED_VALIDATE => return map_failed(libc::ENODEV),
+        _ => return map_failed(libc::EINVAL),
+    }
+    if flags & (libc::MAP_FIXED | libc::MAP_FIXED_NOREPLACE) != 0 {
+        return map_failed(libc::EINVAL);
+    }
+    if prot & libc::PROT_EXEC != 0 || prot & libc::PROT_READ == 0 {
+        return map_failed(libc::EACCES);
+    }
+    if size > MAX_OBJECT_SIZE {
+        return map_failed(libc::ENOMEM);
+    }
+    let data = if flags & libc::MAP_ANONYMOUS != 0 {
+        Vec::new()
+    } else {
+        if off < 0 || off as usize % PAGE != 0 {
+            return map_failed(libc::EINVAL);
+        }
+        match read_file(fd, size, off) {
+            Ok(d) => d,
+            Err(e) => return map_failed(e),
+        }
+    };
+    let p = mem::alloc(size, PAGE, 0);
+    mem::write_bytes(p, &data);
+    if prot & libc::PROT_WRITE == 0 {
+        set_readonly(p.lower, true);
+    }
+    MAPPINGS.lock().get_or_insert_with(HashMap::new).insert(
+        p.lower,
+        Mapping {
+            object: Held::new(p),
+            len: size,
+        },
+    );
+    p
+}
+
+/// Sets or clears the read-only flag of the object at `lower`.
+fn set_readonly(lower: usize, on: bool) {
+    // SAFETY: `lower` is the capability of a mapping's object.
+    let obj = unsafe { ObjRef::from_lower(lower) };
+    let aux = &obj.header().aux;
+    if on {
+        aux.fetch_or(FLAG_READONLY, Ordering::AcqRel);
+    } else {
+        aux.fetch_and(!FLAG_READONLY, Ordering::AcqRel);
+    }
+}
+
+/// Whether `addr`/`len` name exactly a live mapping (start address with
+/// the mapping's capability, length rounded to its pages).
+fn whole_mapping(map: &HashMap<usize, Mapping>, addr: FlightPtr, len: usize) -> bool {
+    match map.get(&addr.intval) {
+        Some(m) => addr.lower == addr.intval && len != 0 && round_up(len) == Some(m.len),
+        None => false,
+    }
+}
+
+wrapper! {
+    /// `int munmap(void *addr, size_t len)`.
+    fn munmap(addr: FlightPtr, len: usize) -> i32 {
+        let removed = {
+            let mut guard = MAPPINGS.lock();
+            let map = guard.get_or_insert_with(HashMap::new);
+            if whole_mapping(map, addr, len) {
+                map.remove(&addr.intval)
+            } else {
+                None
+            }
+        };
+        let Some(m) = removed else {
+            return fail(libc::EINVAL);
+        };
+        let lower = m.object.get().lower;
+        // SAFETY: the mapping's object, rooted until `m` drops.
+        let obj = unsafe { ObjRef::from_lower(lower) };
+        let header = obj.header();
+        header.aux.fetch_or(FLAG_FREE, Ordering::AcqRel);
+        header.upper.store(lower, Ordering::Release);
+        drop(m);
+        0
+    }
+}
+
+wrapper! {
+    /// `int mprotect(void *addr, size_t len, int prot)`.
+    fn mprotect(addr: FlightPtr, len: usize, prot: i32) -> i32 {
+        let guard = MAPPINGS.lock();
+        let whole = guard.as_ref().is_some_and(|m| whole_mapping(m, addr, len));
+        if !whole {
+            drop(guard);
+            return fail(libc::EINVAL);
+        }
+        match prot {
+            p if p == libc::PROT_READ => set_readonly(addr.lower, true),
+            p if p == libc::PROT_READ | libc::PROT_WRITE => set_readonly(addr.lower, false),
+            _ => {
+                drop(guard);
+                return fail(libc::EACCES);
+            }
+        }
+        0
+    }
+}
+
+wrapper! {
+    /// `void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)`:
+    /// refused (MAP_FAILED, ENOSYS).
+    fn mremap(_old: FlightPtr, _old_len: usize, _new_len: usize, _flags: i32, _va: VarArgs) -> FlightPtr {
+        map_failed(libc::ENOSYS)
+    }
+}
