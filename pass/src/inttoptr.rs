@@ -7,7 +7,18 @@
 //! `Bottom` (none known), `Definite(origin)`, or `Top` (several, so none).
 //!
 //! - `ptrtoint x` starts at `Definite(x)`.
-//! - Calls, loads, atomics, comparisons, `va_arg`, extracts, landing pads
+//! - A non-atomic `load i64` starts at `Definite(Loaded(itself))`: the
+//!   capability at rest in the word it read (null unless a pointer is
+//!   stored there, and for an address that is not 8-aligned). The spec
+//!   makes loading a stored pointer as an integer a `ptrtoint`; and the
+//!   optimiser turns 8-byte `memcpy`s (a union or a one-pointer struct
+//!   assigned, Lua's `TValue` copies) into `load i64` / `store i64` pairs,
+//!   which must carry the pointer's capability as the `memcpy` would. The
+//!   translation reads that capability only for the loads in
+//!   [`CapInference::needed_loads`]. Storing such a copy
+//!   ([`CapInference::is_copy`]) stores the capability with it; storing a
+//!   `ptrtoint` result does not, as the spec says.
+//! - Calls, other loads, atomics, comparisons, `va_arg`, extracts, landing pads
 //!   and float-to-int casts start at `Bottom` and are not interpreted.
 //! - The other integer instructions (arithmetic, bitwise, shifts, integer
 //!   casts, `freeze`, `phi`, `select`) are interpreted until a fixpoint:
@@ -31,7 +42,7 @@
 //! The analysis is linear in the function's size times the (small) height
 //! of the lattice.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{
@@ -45,6 +56,8 @@ pub enum Origin<'ctx> {
     Pointer(BasicValueEnum<'ctx>),
     /// A capability `phi`/`select` to be placed beside this instruction.
     Merge(InstructionValue<'ctx>),
+    /// The capability at rest in the word this `load i64` read.
+    Loaded(InstructionValue<'ctx>),
 }
 
 /// An inferred capability.
@@ -128,6 +141,7 @@ impl<'ctx> CapInference<'ctx> {
     ) -> bool {
         let (x, y) = match (a, b) {
             (Origin::Pointer(p), Origin::Pointer(q)) => return p == q,
+            (Origin::Loaded(p), Origin::Loaded(q)) => return p == q,
             (Origin::Merge(x), Origin::Merge(y)) => (x, y),
             _ => return false,
         };
@@ -175,6 +189,71 @@ impl<'ctx> CapInference<'ctx> {
             }
             _ => false,
         }
+    }
+
+    /// Whether an integer with capability `c` is a copy of a word read
+    /// from memory (its capability comes only from `load i64`s, possibly
+    /// through phis and selects), as opposed to a pointer turned into an
+    /// integer by `ptrtoint`. Storing a copy stores its capability with it
+    /// (the `memcpy` it usually was); storing a `ptrtoint` result does
+    /// not (the spec: an integer store leaves the capability at rest).
+    pub fn is_copy(&self, c: Cap<'ctx>) -> bool {
+        let mut seen = HashSet::new();
+        self.copy_origin(c, &mut seen)
+    }
+
+    fn copy_origin(&self, c: Cap<'ctx>, seen: &mut HashSet<InstructionValue<'ctx>>) -> bool {
+        match c {
+            Cap::Definite(Origin::Loaded(_)) => true,
+            Cap::Definite(Origin::Merge(m)) => {
+                if !seen.insert(m) {
+                    return true;
+                }
+                data_operands(m).into_iter().all(|input| {
+                    let ic = self.cap(input);
+                    ic.is_null() || self.copy_origin(ic, seen)
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// The `load i64`s whose capability the translation must read: those
+    /// an `inttoptr` or an integer store takes its capability from,
+    /// directly or through capability phis and selects.
+    pub fn needed_loads(&self, function: FunctionValue<'ctx>) -> HashSet<InstructionValue<'ctx>> {
+        let mut needed = HashSet::new();
+        let mut seen_merges = HashSet::new();
+        let mut work: Vec<Cap<'ctx>> = Vec::new();
+        for block in function.get_basic_block_iter() {
+            for inst in block.get_instructions() {
+                let root = match inst.get_opcode() {
+                    InstructionOpcode::IntToPtr => operand_instruction(inst, 0),
+                    InstructionOpcode::Store => operand_instruction(inst, 0)
+                        .filter(|v| is_word(*v) && self.is_copy(self.cap(*v))),
+                    _ => None,
+                };
+                if let Some(r) = root.filter(|r| is_word(*r)) {
+                    work.push(self.cap(r));
+                }
+            }
+        }
+        while let Some(c) = work.pop() {
+            match c {
+                Cap::Definite(Origin::Loaded(l)) => {
+                    needed.insert(l);
+                }
+                Cap::Definite(Origin::Merge(m)) if seen_merges.insert(m) => {
+                    for input in data_operands(m) {
+                        if result_is_int(input) {
+                            work.push(self.cap(input));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        needed
     }
 
     /// The inferred capability of an integer instruction (`Bottom` for
@@ -251,6 +330,22 @@ fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<InstructionValue<'ct
         .collect()
 }
 
+/// Whether `inst` yields an `i64` (a pointer-sized integer).
+fn is_word(inst: InstructionValue<'_>) -> bool {
+    matches!(
+        BasicTypeEnum::try_from(inst.get_type()),
+        Ok(BasicTypeEnum::IntType(t)) if t.get_bit_width() == 64
+    )
+}
+
+/// A non-atomic `load i64` (the only loads that can carry a capability).
+fn is_plain_word_load(inst: InstructionValue<'_>) -> bool {
+    is_word(inst)
+        && inst
+            .get_atomic_ordering()
+            .is_ok_and(|o| o == inkwell::AtomicOrdering::NotAtomic)
+}
+
 /// Runs the interpreter over `function`.
 pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
     let mut result = CapInference::default();
@@ -261,7 +356,11 @@ pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
                 continue;
             }
             let op = inst.get_opcode();
-            if op == InstructionOpcode::PtrToInt {
+            if op == InstructionOpcode::Load && is_plain_word_load(inst) {
+                result
+                    .caps
+                    .insert(inst, Cap::Definite(Origin::Loaded(inst)));
+            } else if op == InstructionOpcode::PtrToInt {
                 if let Some(BasicValueEnum::PointerValue(p)) =
                     inst.get_operand(0).and_then(|o| o.value())
                 {

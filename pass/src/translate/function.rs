@@ -42,6 +42,10 @@ struct FnTx<'a, 'b, 'ctx> {
     /// Old integer phi → its capability phi (inttoptr inference).
     int_cap_phis: Vec<(V, V)>,
     intcaps: HashMap<V, V>,
+    /// `load i64`s whose word's capability is read (inttoptr inference).
+    needed_loads: HashSet<V>,
+    /// Their capabilities, once read.
+    load_caps: HashMap<V, V>,
     /// New addresses of stack slots (and constant GEPs of them) that need
     /// no checks.
     trusted_ints: HashSet<V>,
@@ -72,6 +76,11 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         .map(|(k, v)| (k.as_value_ref(), v))
         .collect();
     let inference = infer(fv);
+    let needed_loads = inference
+        .needed_loads(fv)
+        .into_iter()
+        .map(|i| i.as_value_ref())
+        .collect();
     let sp = m.ll.subprogram(old);
     if !sp.is_null() {
         m.ll.set_subprogram(old, std::ptr::null_mut());
@@ -91,6 +100,8 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         phis: Vec::new(),
         int_cap_phis: Vec::new(),
         intcaps: HashMap::new(),
+        needed_loads,
+        load_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         homes,
         inference,
@@ -806,6 +817,71 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(join);
     }
 
+    /// Whether storing integer value `v` stores a capability with it: an
+    /// `i64` copied from memory (so copying a pointer as an integer, as the
+    /// optimiser's lowering of an 8-byte `memcpy` does, copies its
+    /// capability; see `CapInference::is_copy`).
+    fn carries_cap(&self, v: V) -> bool {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(v);
+        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind
+            || ll.size_of(ty) != 8
+            || ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind
+        {
+            return false;
+        }
+        // SAFETY: `v` is a live instruction of the module.
+        let iv = unsafe { InstructionValue::new(v) };
+        self.inference.is_copy(self.inference.cap(iv))
+    }
+
+    /// The capability at rest in the word at `addr` (already checked for
+    /// an 8-byte read through `cap`): null when `addr` is not 8-aligned,
+    /// since only aligned words hold capabilities.
+    fn word_cap(&mut self, addr: V, cap: V) -> V {
+        let ll = &self.m.ll;
+        let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
+        let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0));
+        let from = ll.insert_block();
+        let read = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        ll.cond_br(aligned, read, join);
+        ll.position_at_end(read);
+        let t = self.inline_load_ptr(addr, cap);
+        let lower = t.cap.expect("a pointer load has a capability");
+        let ll = &self.m.ll;
+        let read_end = ll.insert_block();
+        ll.br(join);
+        ll.position_at_end(join);
+        let phi = ll.phi(ll.ptr());
+        ll.add_incoming(phi, ll.null_ptr(), from);
+        ll.add_incoming(phi, lower, read_end);
+        phi
+    }
+
+    /// Stores the word `vint` with capability `vcap` at `addr` (already
+    /// checked for an 8-byte write through `cap`): as a pointer when
+    /// `addr` is 8-aligned, else as a plain integer.
+    fn store_word(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+        let ll = &self.m.ll;
+        let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
+        let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0));
+        let as_ptr = ll.append_block(self.new, "");
+        let as_int = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        ll.cond_br(aligned, as_ptr, as_int);
+        ll.position_at_end(as_ptr);
+        let vptr = ll.inttoptr(vint, ll.ptr());
+        self.inline_store_ptr(addr, cap, vptr, vcap);
+        let ll = &self.m.ll;
+        ll.br(join);
+        ll.position_at_end(as_int);
+        let s = ll.store(vint, addr, 1);
+        ll.not_header(s);
+        ll.br(join);
+        ll.position_at_end(join);
+    }
+
     // ---- CC buffers -------------------------------------------------------------
 
     /// Reads a value of `ty` from CC buffer offset `off`.
@@ -1041,6 +1117,11 @@ impl FnTx<'_, '_, '_> {
                 .get(&x.as_value_ref())
                 .copied()
                 .unwrap_or_else(|| self.m.ll.null_ptr()),
+            Cap::Definite(Origin::Loaded(l)) => self
+                .load_caps
+                .get(&l.as_value_ref())
+                .copied()
+                .unwrap_or_else(|| self.m.ll.null_ptr()),
             _ => self.m.ll.null_ptr(),
         }
     }
@@ -1176,6 +1257,11 @@ impl FnTx<'_, '_, '_> {
                 ll.set_ordering(v, ordering);
             }
             self.set(inst, Tx::plain(v));
+            if self.needed_loads.contains(&inst) {
+                let cap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
+                let c = self.word_cap(p.int, cap);
+                self.load_caps.insert(inst, c);
+            }
             return;
         }
         let t = self.load_value(ty, p, atomic);
@@ -1203,6 +1289,12 @@ impl FnTx<'_, '_, '_> {
             return;
         }
         self.check(p, size, align, true);
+        if !atomic && !volatile && self.carries_cap(vo) {
+            let pcap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
+            let vcap = self.int_cap(vo);
+            self.store_word(p.int, pcap, v.int, vcap);
+            return;
+        }
         if !has_ptr(&self.m.ll, ty) {
             let ll = &self.m.ll;
             let s = ll.store(v.int, p.int, align as u32);
