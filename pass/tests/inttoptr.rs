@@ -49,7 +49,8 @@ exit:
   ret ptr %q
 }
 
-; An integer from memory: nothing known.
+; An integer from memory: the capability at rest in the word it was read
+; from (the spec: loading a stored pointer as an integer is a ptrtoint).
 define ptr @loaded(ptr %pp) {
 entry:
   %i = load i64, ptr %pp
@@ -90,6 +91,19 @@ join:
   %u = or i64 %h, %lz
   %q = inttoptr i64 %u to ptr
   ret ptr %q
+}
+
+; An 8-byte memcpy lowered to an integer copy: the loaded word carries the
+; capability at rest; a ptrtoint stored as an integer does not.
+define void @copy(ptr %dst, ptr %src, ptr %slot, ptr %p) {
+entry:
+  %w = load i64, ptr %src
+  store i64 %w, ptr %dst
+  %i = ptrtoint ptr %p to i64
+  store i64 %i, ptr %slot
+  %n = load i64, ptr %slot
+  %sum = add i64 %n, 1
+  ret void
 }
 
 ; The same shape with different pointers on the same edge: no single
@@ -162,7 +176,11 @@ fn inferred_capabilities_follow_the_spec() {
     );
 
     let loaded = f("loaded");
-    assert_eq!(infer(loaded).inttoptr_cap(inst(loaded, "q")), Cap::Bottom);
+    let i = inst(loaded, "i");
+    assert_eq!(
+        infer(loaded).inttoptr_cap(inst(loaded, "q")),
+        Cap::Definite(Origin::Loaded(i))
+    );
 
     let either = f("either");
     let r = infer(either);
@@ -178,6 +196,22 @@ fn inferred_capabilities_follow_the_spec() {
         r.inttoptr_cap(inst(union, "q")),
         Cap::Definite(Origin::Merge(inst(union, "h"))),
         "two phis with the same capability on every edge are one origin"
+    );
+
+    let copy = f("copy");
+    let r = infer(copy);
+    let w = inst(copy, "w");
+    assert_eq!(r.cap(w), Cap::Definite(Origin::Loaded(w)));
+    assert!(r.is_copy(r.cap(w)), "a loaded word is a copy");
+    assert!(
+        !r.is_copy(r.cap(inst(copy, "i"))),
+        "a ptrtoint result is not a copy"
+    );
+    let needed = r.needed_loads(copy);
+    assert!(needed.contains(&w), "the copied word's capability is read");
+    assert!(
+        !needed.contains(&inst(copy, "n")),
+        "a word only used in arithmetic needs no capability"
     );
 
     let union_two = f("union_two");
