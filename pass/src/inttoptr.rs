@@ -15,9 +15,16 @@
 //!   assigned, Lua's `TValue` copies) into `load i64` / `store i64` pairs,
 //!   which must carry the pointer's capability as the `memcpy` would. The
 //!   translation reads that capability only for the loads in
-//!   [`CapInference::needed_loads`]. Storing such a copy
-//!   ([`CapInference::is_copy`]) stores the capability with it; storing a
-//!   `ptrtoint` result does not, as the spec says.
+//!   [`CapInference::needed_loads`].
+//! - Storing an `i64` with a `Definite` capability stores the capability
+//!   with it (the translation's `store_word`). The spec leaves the
+//!   capability at rest on an integer store, but the optimiser makes
+//!   integer stores out of pointer stores: the `memcpy` lowering above,
+//!   and SROA, which rewrites a union slot it cannot promote as an `i64`
+//!   alloca holding `ptrtoint p` (SQLite's index iterator). Only a
+//!   capability that flowed into the integer is ever stored, so this
+//!   stays memory safe; it also lets a `uintptr_t` written to memory and
+//!   read back as a pointer keep its capability.
 //! - Calls, other loads, atomics, comparisons, `va_arg`, extracts, landing pads
 //!   and float-to-int casts start at `Bottom` and are not interpreted.
 //! - The other integer instructions (arithmetic, bitwise, shifts, integer
@@ -191,33 +198,6 @@ impl<'ctx> CapInference<'ctx> {
         }
     }
 
-    /// Whether an integer with capability `c` is a copy of a word read
-    /// from memory (its capability comes only from `load i64`s, possibly
-    /// through phis and selects), as opposed to a pointer turned into an
-    /// integer by `ptrtoint`. Storing a copy stores its capability with it
-    /// (the `memcpy` it usually was); storing a `ptrtoint` result does
-    /// not (the spec: an integer store leaves the capability at rest).
-    pub fn is_copy(&self, c: Cap<'ctx>) -> bool {
-        let mut seen = HashSet::new();
-        self.copy_origin(c, &mut seen)
-    }
-
-    fn copy_origin(&self, c: Cap<'ctx>, seen: &mut HashSet<InstructionValue<'ctx>>) -> bool {
-        match c {
-            Cap::Definite(Origin::Loaded(_)) => true,
-            Cap::Definite(Origin::Merge(m)) => {
-                if !seen.insert(m) {
-                    return true;
-                }
-                data_operands(m).into_iter().all(|input| {
-                    let ic = self.cap(input);
-                    ic.is_null() || self.copy_origin(ic, seen)
-                })
-            }
-            _ => false,
-        }
-    }
-
     /// The `load i64`s whose capability the translation must read: those
     /// an `inttoptr` or an integer store takes its capability from,
     /// directly or through capability phis and selects.
@@ -229,8 +209,7 @@ impl<'ctx> CapInference<'ctx> {
             for inst in block.get_instructions() {
                 let root = match inst.get_opcode() {
                     InstructionOpcode::IntToPtr => operand_instruction(inst, 0),
-                    InstructionOpcode::Store => operand_instruction(inst, 0)
-                        .filter(|v| is_word(*v) && self.is_copy(self.cap(*v))),
+                    InstructionOpcode::Store => operand_instruction(inst, 0),
                     _ => None,
                 };
                 if let Some(r) = root.filter(|r| is_word(*r)) {

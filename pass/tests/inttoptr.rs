@@ -94,7 +94,7 @@ join:
 }
 
 ; An 8-byte memcpy lowered to an integer copy: the loaded word carries the
-; capability at rest; a ptrtoint stored as an integer does not.
+; capability at rest; a word only used in arithmetic needs no capability.
 define void @copy(ptr %dst, ptr %src, ptr %slot, ptr %p) {
 entry:
   %w = load i64, ptr %src
@@ -202,11 +202,6 @@ fn inferred_capabilities_follow_the_spec() {
     let r = infer(copy);
     let w = inst(copy, "w");
     assert_eq!(r.cap(w), Cap::Definite(Origin::Loaded(w)));
-    assert!(r.is_copy(r.cap(w)), "a loaded word is a copy");
-    assert!(
-        !r.is_copy(r.cap(inst(copy, "i"))),
-        "a ptrtoint result is not a copy"
-    );
     let needed = r.needed_loads(copy);
     assert!(needed.contains(&w), "the copied word's capability is read");
     assert!(

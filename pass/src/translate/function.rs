@@ -818,9 +818,9 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Whether storing integer value `v` stores a capability with it: an
-    /// `i64` copied from memory (so copying a pointer as an integer, as the
-    /// optimiser's lowering of an 8-byte `memcpy` does, copies its
-    /// capability; see `CapInference::is_copy`).
+    /// `i64` the inference gave exactly one capability (a pointer copied
+    /// as an integer, as the optimiser's `memcpy` lowering and SROA do;
+    /// see the `inttoptr` module).
     fn carries_cap(&self, v: V) -> bool {
         let ll = &self.m.ll;
         let ty = ll.type_of(v);
@@ -832,7 +832,7 @@ impl FnTx<'_, '_, '_> {
         }
         // SAFETY: `v` is a live instruction of the module.
         let iv = unsafe { InstructionValue::new(v) };
-        self.inference.is_copy(self.inference.cap(iv))
+        matches!(self.inference.cap(iv), Cap::Definite(_))
     }
 
     /// The capability at rest in the word at `addr` (already checked for
