@@ -65,6 +65,13 @@ pub const EXIT_INTERNAL: i32 = 70;
 ///   deletes a `malloc`/`free` pair, a store to freed memory, a store right
 ///   before `free`, a double free, and folds a read of fresh (or
 ///   out-of-bounds) heap memory to `undef` or `0`.
+/// - `-fno-builtin-{sprintf,snprintf,vsprintf,vsnprintf,strcpy,stpcpy,
+///   strncpy,strcat,strncat}`: without them LLVM rewrites such a call with
+///   a constant format or source into a `memcpy` of the known length, and
+///   when the destination is never read afterwards deletes it, overflow
+///   and all (`snprintf(buf, 64, "%s", long_literal)` into an 8-byte
+///   `buf` vanished at `-O2`); the calls stay calls to the checked
+///   wrappers.
 /// - `-fno-delete-null-pointer-checks`: keeps a null check after a
 ///   dereference, and a store through or a call of a null pointer (which
 ///   otherwise become `unreachable`).
@@ -102,6 +109,15 @@ pub const FRONT_HALF_FLAGS: &[&str] = &[
     "-fno-builtin-memalign",
     "-fno-builtin-strdup",
     "-fno-builtin-strndup",
+    "-fno-builtin-sprintf",
+    "-fno-builtin-snprintf",
+    "-fno-builtin-vsprintf",
+    "-fno-builtin-vsnprintf",
+    "-fno-builtin-strcpy",
+    "-fno-builtin-stpcpy",
+    "-fno-builtin-strncpy",
+    "-fno-builtin-strcat",
+    "-fno-builtin-strncat",
     "-fno-delete-null-pointer-checks",
     "-fno-strict-aliasing",
     "-fwrapv",
