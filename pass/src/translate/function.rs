@@ -735,9 +735,21 @@ impl FnTx<'_, '_, '_> {
     /// capability from the shadow word (the runtime reads atomic boxes),
     /// the intval from the payload.
     fn inline_load_ptr(&mut self, addr: V, cap: V) -> Tx {
-        let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
         let intval = ll.load_relaxed(ll.ptr(), addr, 8);
+        let lower = self.shadow_lower(addr, cap);
+        Tx {
+            int: intval,
+            cap: Some(lower),
+        }
+    }
+
+    /// The capability at rest in the pointer-aligned word at `addr` (null
+    /// if the object has no shadow words yet; the runtime reads atomic
+    /// boxes).
+    fn shadow_lower(&mut self, addr: V, cap: V) -> V {
+        let (word, has) = self.shadow_word(addr, cap);
+        let ll = &self.m.ll;
         let from = ll.insert_block();
         let read = ll.append_block(self.new, "");
         let plain = ll.append_block(self.new, "");
@@ -762,10 +774,7 @@ impl FnTx<'_, '_, '_> {
         ll.add_incoming(lower, ll.null_ptr(), from);
         ll.add_incoming(lower, lower_plain, plain);
         ll.add_incoming(lower, lower_boxed, boxed);
-        Tx {
-            int: intval,
-            cap: Some(lower),
-        }
+        lower
     }
 
     /// Non-atomic pointer store, inline (gimso-atomics `plain_store`); the
@@ -835,20 +844,25 @@ impl FnTx<'_, '_, '_> {
         matches!(self.inference.cap(iv), Cap::Definite(_))
     }
 
+    /// Whether `addr` is 8-aligned (only such words hold capabilities).
+    fn word_aligned(&self, addr: V) -> V {
+        let ll = &self.m.ll;
+        let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
+        ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0))
+    }
+
     /// The capability at rest in the word at `addr` (already checked for
     /// an 8-byte read through `cap`): null when `addr` is not 8-aligned,
     /// since only aligned words hold capabilities.
     fn word_cap(&mut self, addr: V, cap: V) -> V {
+        let aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
-        let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
-        let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0));
         let from = ll.insert_block();
         let read = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
         ll.cond_br(aligned, read, join);
         ll.position_at_end(read);
-        let t = self.inline_load_ptr(addr, cap);
-        let lower = t.cap.expect("a pointer load has a capability");
+        let lower = self.shadow_lower(addr, cap);
         let ll = &self.m.ll;
         let read_end = ll.insert_block();
         ll.br(join);
@@ -863,9 +877,8 @@ impl FnTx<'_, '_, '_> {
     /// checked for an 8-byte write through `cap`): as a pointer when
     /// `addr` is 8-aligned, else as a plain integer.
     fn store_word(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+        let aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
-        let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
-        let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0));
         let as_ptr = ll.append_block(self.new, "");
         let as_int = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
