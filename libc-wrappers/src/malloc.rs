@@ -113,18 +113,7 @@ wrapper! {
 wrapper! {
     /// `void *aligned_alloc(size_t align, size_t size)`: NULL and EINVAL
     /// for an invalid alignment.
-    fn aligned_alloc(align: usize, size: usize) -> FlightPtr {
-        if !valid_alignment(align) {
-            errno::set(libc::EINVAL);
-            return FlightPtr::NULL;
-        }
-        allocate(size, align)
-    }
-}
-
-wrapper! {
-    /// `void *memalign(size_t align, size_t size)`.
-    fn memalign(align: usize, size: usize) -> FlightPtr {
+    fn aligned_alloc | memalign(align: usize, size: usize) -> FlightPtr {
         if !valid_alignment(align) {
             errno::set(libc::EINVAL);
             return FlightPtr::NULL;

@@ -187,8 +187,34 @@ impl SpecialObject {
 ///     fn strlen(s: FlightPtr) -> usize { c_strlen(s) }
 /// }
 /// ```
+///
+/// Other names of the same function (glibc's `*64`, `_unlocked` and
+/// `__isoc99_` names) follow the name after `|`: each gets its own entry
+/// and object, calling the first one's behaviour.
+///
+/// ```ignore
+/// wrapper! {
+///     /// `FILE *fopen(const char *path, const char *mode)`
+///     fn fopen | fopen64 (path: FlightPtr, mode: FlightPtr) -> FlightPtr { open(path, mode) }
+/// }
+/// ```
 #[macro_export]
 macro_rules! wrapper {
+    (@aliases $name:ident [] ($($arg:ident : $ty:ty),*) -> $ret:ty) => {};
+    (@aliases $name:ident [$alias:ident $($rest:ident)*] ($($arg:ident : $ty:ty),*) -> $ret:ty) => {
+        $crate::wrapper! {
+            #[doc = concat!("`", stringify!($alias), "`: another name of `", stringify!($name), "`.")]
+            fn $alias($($arg: $ty),*) -> $ret { $name::call($($arg),*) }
+        }
+        $crate::wrapper!(@aliases $name [$($rest)*] ($($arg: $ty),*) -> $ret);
+    };
+    ($(#[$meta:meta])* fn $name:ident $(| $alias:ident)+ ($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        $crate::wrapper! {
+            $(#[$meta])*
+            fn $name($($arg: $ty),*) -> $ret $body
+        }
+        $crate::wrapper!(@aliases $name [$($alias)+] ($($arg: $ty),*) -> $ret);
+    };
     ($(#[$meta:meta])* fn $name:ident ($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         $(#[$meta])*
         #[allow(non_snake_case)]

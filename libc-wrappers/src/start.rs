@@ -138,15 +138,7 @@ wrapper! {
 
 wrapper! {
     /// `void _exit(int code)`: no handlers, no flushing.
-    fn _exit(code: i32) -> () {
-        // SAFETY: ends the process at once.
-        unsafe { libc::_exit(code) }
-    }
-}
-
-wrapper! {
-    /// `void _Exit(int code)`.
-    fn _Exit(code: i32) -> () {
+    fn _exit | _Exit(code: i32) -> () {
         // SAFETY: ends the process at once.
         unsafe { libc::_exit(code) }
     }

@@ -125,14 +125,7 @@ wrapper! {
 
 wrapper! {
     /// `long labs(long x)`.
-    fn labs(x: i64) -> i64 {
-        x.wrapping_abs()
-    }
-}
-
-wrapper! {
-    /// `long long llabs(long long x)`.
-    fn llabs(x: i64) -> i64 {
+    fn labs | llabs(x: i64) -> i64 {
         x.wrapping_abs()
     }
 }

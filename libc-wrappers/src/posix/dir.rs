@@ -189,14 +189,7 @@ fn read_entry(p: FlightPtr) -> FlightPtr {
 wrapper! {
     /// `struct dirent *readdir(DIR *d)`: the stream's entry object,
     /// overwritten by the next `readdir` and freed by `closedir`.
-    fn readdir(d: FlightPtr) -> FlightPtr {
-        read_entry(d)
-    }
-}
-
-wrapper! {
-    /// `struct dirent64 *readdir64(DIR *d)`.
-    fn readdir64(d: FlightPtr) -> FlightPtr {
+    fn readdir | readdir64(d: FlightPtr) -> FlightPtr {
         read_entry(d)
     }
 }

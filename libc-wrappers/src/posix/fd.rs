@@ -33,46 +33,21 @@ fn open_at(dirfd: i32, p: FlightPtr, flags: i32, mut va: VarArgs) -> i32 {
 
 wrapper! {
     /// `int open(const char *path, int flags, ...)`.
-    fn open(p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
-        open_at(libc::AT_FDCWD, p, flags, va)
-    }
-}
-
-wrapper! {
-    /// `int open64(const char *path, int flags, ...)`.
-    fn open64(p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
+    fn open | open64(p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
         open_at(libc::AT_FDCWD, p, flags, va)
     }
 }
 
 wrapper! {
     /// `int openat(int dirfd, const char *path, int flags, ...)`.
-    fn openat(dirfd: i32, p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
+    fn openat | openat64(dirfd: i32, p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
         open_at(dirfd, p, flags, va)
-    }
-}
-
-wrapper! {
-    /// `int openat64(int dirfd, const char *path, int flags, ...)`.
-    fn openat64(dirfd: i32, p: FlightPtr, flags: i32, va: VarArgs) -> i32 {
-        open_at(dirfd, p, flags, va)
-    }
-}
-
-wrapper! {
-    /// `int creat64(const char *path, mode_t mode)`.
-    fn creat64(p: FlightPtr, mode: u32) -> i32 {
-        let path = path(p);
-        sys32(|| {
-            // SAFETY: `path` is a NUL-terminated copy.
-            unsafe { libc::creat(path.as_ptr().cast(), mode) }
-        })
     }
 }
 
 wrapper! {
     /// `int creat(const char *path, mode_t mode)`.
-    fn creat(p: FlightPtr, mode: u32) -> i32 {
+    fn creat | creat64(p: FlightPtr, mode: u32) -> i32 {
         let path = path(p);
         sys32(|| {
             // SAFETY: `path` is a NUL-terminated copy.
@@ -113,14 +88,7 @@ fn pread_at(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
 
 wrapper! {
     /// `ssize_t pread(int fd, void *buf, size_t n, off_t off)`.
-    fn pread(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
-        pread_at(fd, buf, n, off)
-    }
-}
-
-wrapper! {
-    /// `ssize_t pread64(int fd, void *buf, size_t n, off64_t off)`.
-    fn pread64(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
+    fn pread | pread64(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
         pread_at(fd, buf, n, off)
     }
 }
@@ -147,14 +115,7 @@ fn pwrite_at(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
 
 wrapper! {
     /// `ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)`.
-    fn pwrite(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
-        pwrite_at(fd, buf, n, off)
-    }
-}
-
-wrapper! {
-    /// `ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)`.
-    fn pwrite64(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
+    fn pwrite | pwrite64(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
         pwrite_at(fd, buf, n, off)
     }
 }
@@ -169,15 +130,7 @@ wrapper! {
 
 wrapper! {
     /// `off_t lseek(int fd, off_t off, int whence)`.
-    fn lseek(fd: i32, off: i64, whence: i32) -> i64 {
-        // SAFETY: lseek has no memory preconditions.
-        sys(|| unsafe { libc::lseek(fd, off, whence) })
-    }
-}
-
-wrapper! {
-    /// `off64_t lseek64(int fd, off64_t off, int whence)`.
-    fn lseek64(fd: i32, off: i64, whence: i32) -> i64 {
+    fn lseek | lseek64(fd: i32, off: i64, whence: i32) -> i64 {
         // SAFETY: lseek has no memory preconditions.
         sys(|| unsafe { libc::lseek(fd, off, whence) })
     }
@@ -201,15 +154,7 @@ wrapper! {
 
 wrapper! {
     /// `int ftruncate(int fd, off_t len)`.
-    fn ftruncate(fd: i32, len: i64) -> i32 {
-        // SAFETY: ftruncate has no memory preconditions.
-        sys32(|| unsafe { libc::ftruncate(fd, len) })
-    }
-}
-
-wrapper! {
-    /// `int ftruncate64(int fd, off64_t len)`.
-    fn ftruncate64(fd: i32, len: i64) -> i32 {
+    fn ftruncate | ftruncate64(fd: i32, len: i64) -> i32 {
         // SAFETY: ftruncate has no memory preconditions.
         sys32(|| unsafe { libc::ftruncate(fd, len) })
     }
@@ -338,14 +283,7 @@ fn fcntl_any(fd: i32, cmd: i32, mut va: VarArgs) -> i32 {
 
 wrapper! {
     /// `int fcntl(int fd, int cmd, ...)`.
-    fn fcntl(fd: i32, cmd: i32, va: VarArgs) -> i32 {
-        fcntl_any(fd, cmd, va)
-    }
-}
-
-wrapper! {
-    /// `int fcntl64(int fd, int cmd, ...)` (the same on x86-64).
-    fn fcntl64(fd: i32, cmd: i32, va: VarArgs) -> i32 {
+    fn fcntl | fcntl64(fd: i32, cmd: i32, va: VarArgs) -> i32 {
         fcntl_any(fd, cmd, va)
     }
 }

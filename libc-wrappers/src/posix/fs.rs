@@ -66,56 +66,28 @@ fn stat_at(dirfd: i32, p: FlightPtr, buf: FlightPtr, flags: i32) -> i32 {
 
 wrapper! {
     /// `int stat(const char *path, struct stat *buf)`.
-    fn stat(p: FlightPtr, buf: FlightPtr) -> i32 {
-        stat_path(p, buf, true)
-    }
-}
-
-wrapper! {
-    /// `int stat64(const char *path, struct stat64 *buf)`.
-    fn stat64(p: FlightPtr, buf: FlightPtr) -> i32 {
+    fn stat | stat64(p: FlightPtr, buf: FlightPtr) -> i32 {
         stat_path(p, buf, true)
     }
 }
 
 wrapper! {
     /// `int lstat(const char *path, struct stat *buf)`.
-    fn lstat(p: FlightPtr, buf: FlightPtr) -> i32 {
-        stat_path(p, buf, false)
-    }
-}
-
-wrapper! {
-    /// `int lstat64(const char *path, struct stat64 *buf)`.
-    fn lstat64(p: FlightPtr, buf: FlightPtr) -> i32 {
+    fn lstat | lstat64(p: FlightPtr, buf: FlightPtr) -> i32 {
         stat_path(p, buf, false)
     }
 }
 
 wrapper! {
     /// `int fstat(int fd, struct stat *buf)`.
-    fn fstat(fd: i32, buf: FlightPtr) -> i32 {
-        stat_fd(fd, buf)
-    }
-}
-
-wrapper! {
-    /// `int fstat64(int fd, struct stat64 *buf)`.
-    fn fstat64(fd: i32, buf: FlightPtr) -> i32 {
+    fn fstat | fstat64(fd: i32, buf: FlightPtr) -> i32 {
         stat_fd(fd, buf)
     }
 }
 
 wrapper! {
     /// `int fstatat(int dirfd, const char *path, struct stat *buf, int flags)`.
-    fn fstatat(dirfd: i32, p: FlightPtr, buf: FlightPtr, flags: i32) -> i32 {
-        stat_at(dirfd, p, buf, flags)
-    }
-}
-
-wrapper! {
-    /// `int fstatat64(int dirfd, const char *path, struct stat64 *buf, int flags)`.
-    fn fstatat64(dirfd: i32, p: FlightPtr, buf: FlightPtr, flags: i32) -> i32 {
+    fn fstatat | fstatat64(dirfd: i32, p: FlightPtr, buf: FlightPtr, flags: i32) -> i32 {
         stat_at(dirfd, p, buf, flags)
     }
 }
@@ -406,17 +378,7 @@ fn temp_in_place(t: FlightPtr, f: impl FnOnce(*mut libc::c_char) -> i32) -> i32 
 
 wrapper! {
     /// `int mkstemp(char *template)`.
-    fn mkstemp(t: FlightPtr) -> i32 {
-        temp_in_place(t, |p| {
-            // SAFETY: `p` is a private NUL-terminated copy.
-            unsafe { libc::mkstemp(p) }
-        })
-    }
-}
-
-wrapper! {
-    /// `int mkstemp64(char *template)`.
-    fn mkstemp64(t: FlightPtr) -> i32 {
+    fn mkstemp | mkstemp64(t: FlightPtr) -> i32 {
         temp_in_place(t, |p| {
             // SAFETY: `p` is a private NUL-terminated copy.
             unsafe { libc::mkstemp(p) }

@@ -97,14 +97,7 @@ fn read_file(fd: i32, len: usize, off: i64) -> Result<Vec<u8>, i32> {
 
 wrapper! {
     /// `void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)`.
-    fn mmap(_addr: FlightPtr, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
-        map(len, prot, flags, fd, off)
-    }
-}
-
-wrapper! {
-    /// `void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)`.
-    fn mmap64(_addr: FlightPtr, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
+    fn mmap | mmap64(_addr: FlightPtr, len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
         map(len, prot, flags, fd, off)
     }
 }

@@ -153,28 +153,14 @@ fn set_limit(resource: i32, rl: FlightPtr) -> i32 {
 
 wrapper! {
     /// `int getrlimit(int resource, struct rlimit *rl)`.
-    fn getrlimit(resource: i32, rl: FlightPtr) -> i32 {
-        get_limit(resource, rl)
-    }
-}
-
-wrapper! {
-    /// `int getrlimit64(int resource, struct rlimit64 *rl)` (the same on x86-64).
-    fn getrlimit64(resource: i32, rl: FlightPtr) -> i32 {
+    fn getrlimit | getrlimit64(resource: i32, rl: FlightPtr) -> i32 {
         get_limit(resource, rl)
     }
 }
 
 wrapper! {
     /// `int setrlimit(int resource, const struct rlimit *rl)`.
-    fn setrlimit(resource: i32, rl: FlightPtr) -> i32 {
-        set_limit(resource, rl)
-    }
-}
-
-wrapper! {
-    /// `int setrlimit64(int resource, const struct rlimit64 *rl)`.
-    fn setrlimit64(resource: i32, rl: FlightPtr) -> i32 {
+    fn setrlimit | setrlimit64(resource: i32, rl: FlightPtr) -> i32 {
         set_limit(resource, rl)
     }
 }
@@ -228,14 +214,7 @@ fn fork_process() -> i32 {
 
 wrapper! {
     /// `pid_t fork(void)`: see the module documentation.
-    fn fork() -> i32 {
-        fork_process()
-    }
-}
-
-wrapper! {
-    /// `pid_t vfork(void)`: a `fork` (which `vfork` may always be).
-    fn vfork() -> i32 {
+    fn fork | vfork() -> i32 {
         fork_process()
     }
 }

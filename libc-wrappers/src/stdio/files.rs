@@ -38,14 +38,7 @@ fn open(path: FlightPtr, mode: FlightPtr) -> FlightPtr {
 wrapper! {
     /// `FILE *fopen(const char *path, const char *mode)`: a new `FILE`
     /// object (NULL and errno on failure).
-    fn fopen(path: FlightPtr, mode: FlightPtr) -> FlightPtr {
-        open(path, mode)
-    }
-}
-
-wrapper! {
-    /// `FILE *fopen64(const char *path, const char *mode)`.
-    fn fopen64(path: FlightPtr, mode: FlightPtr) -> FlightPtr {
+    fn fopen | fopen64(path: FlightPtr, mode: FlightPtr) -> FlightPtr {
         open(path, mode)
     }
 }
@@ -89,29 +82,14 @@ fn reopen(path: FlightPtr, mode: FlightPtr, f: FlightPtr) -> FlightPtr {
 
 wrapper! {
     /// `FILE *freopen(const char *path, const char *mode, FILE *f)`.
-    fn freopen(path: FlightPtr, mode: FlightPtr, f: FlightPtr) -> FlightPtr {
-        reopen(path, mode, f)
-    }
-}
-
-wrapper! {
-    /// `FILE *freopen64(const char *path, const char *mode, FILE *f)`.
-    fn freopen64(path: FlightPtr, mode: FlightPtr, f: FlightPtr) -> FlightPtr {
+    fn freopen | freopen64(path: FlightPtr, mode: FlightPtr, f: FlightPtr) -> FlightPtr {
         reopen(path, mode, f)
     }
 }
 
 wrapper! {
     /// `FILE *tmpfile(void)`.
-    fn tmpfile() -> FlightPtr {
-        // SAFETY: no arguments.
-        opened(exited_io(|| unsafe { libc::tmpfile() }))
-    }
-}
-
-wrapper! {
-    /// `FILE *tmpfile64(void)`.
-    fn tmpfile64() -> FlightPtr {
+    fn tmpfile | tmpfile64() -> FlightPtr {
         // SAFETY: no arguments.
         opened(exited_io(|| unsafe { libc::tmpfile() }))
     }
@@ -285,28 +263,14 @@ fn set_pos(f: FlightPtr, pos: FlightPtr) -> i32 {
 
 wrapper! {
     /// `int fgetpos(FILE *f, fpos_t *pos)`.
-    fn fgetpos(f: FlightPtr, pos: FlightPtr) -> i32 {
-        get_pos(f, pos)
-    }
-}
-
-wrapper! {
-    /// `int fgetpos64(FILE *f, fpos64_t *pos)`.
-    fn fgetpos64(f: FlightPtr, pos: FlightPtr) -> i32 {
+    fn fgetpos | fgetpos64(f: FlightPtr, pos: FlightPtr) -> i32 {
         get_pos(f, pos)
     }
 }
 
 wrapper! {
     /// `int fsetpos(FILE *f, const fpos_t *pos)`.
-    fn fsetpos(f: FlightPtr, pos: FlightPtr) -> i32 {
-        set_pos(f, pos)
-    }
-}
-
-wrapper! {
-    /// `int fsetpos64(FILE *f, const fpos64_t *pos)`.
-    fn fsetpos64(f: FlightPtr, pos: FlightPtr) -> i32 {
+    fn fsetpos | fsetpos64(f: FlightPtr, pos: FlightPtr) -> i32 {
         set_pos(f, pos)
     }
 }

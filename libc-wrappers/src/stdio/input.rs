@@ -21,29 +21,16 @@ pub(super) fn get_char(f: Stream) -> i32 {
     r
 }
 
-macro_rules! getters {
-    ($($name:ident),*) => {$(
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($name), "(FILE *f)`.")]
-            fn $name(f: FlightPtr) -> i32 {
-                get_char(stream(f))
-            }
-        }
-    )*};
-}
-
-getters!(fgetc, getc, fgetc_unlocked, getc_unlocked);
-
 wrapper! {
-    /// `int getchar(void)`.
-    fn getchar() -> i32 {
-        get_char(program_stdin())
+    /// `int fgetc(FILE *f)` (and `getc`).
+    fn fgetc | getc | fgetc_unlocked | getc_unlocked(f: FlightPtr) -> i32 {
+        get_char(stream(f))
     }
 }
 
 wrapper! {
-    /// `int getchar_unlocked(void)`.
-    fn getchar_unlocked() -> i32 {
+    /// `int getchar(void)`.
+    fn getchar | getchar_unlocked() -> i32 {
         get_char(program_stdin())
     }
 }
@@ -79,14 +66,7 @@ fn get_line(buf: FlightPtr, n: i32, f: FlightPtr) -> FlightPtr {
 
 wrapper! {
     /// `char *fgets(char *buf, int n, FILE *f)`.
-    fn fgets(buf: FlightPtr, n: i32, f: FlightPtr) -> FlightPtr {
-        get_line(buf, n, f)
-    }
-}
-
-wrapper! {
-    /// `char *fgets_unlocked(char *buf, int n, FILE *f)`.
-    fn fgets_unlocked(buf: FlightPtr, n: i32, f: FlightPtr) -> FlightPtr {
+    fn fgets | fgets_unlocked(buf: FlightPtr, n: i32, f: FlightPtr) -> FlightPtr {
         get_line(buf, n, f)
     }
 }
@@ -112,14 +92,7 @@ fn read(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize {
 
 wrapper! {
     /// `size_t fread(void *p, size_t size, size_t n, FILE *f)`.
-    fn fread(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize {
-        read(p, size, n, f)
-    }
-}
-
-wrapper! {
-    /// `size_t fread_unlocked(void *p, size_t size, size_t n, FILE *f)`.
-    fn fread_unlocked(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize {
+    fn fread | fread_unlocked(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize {
         read(p, size, n, f)
     }
 }
@@ -197,53 +170,33 @@ wrapper! {
 
 wrapper! {
     /// `ssize_t getdelim(char **lineptr, size_t *n, int delim, FILE *f)`.
-    fn getdelim(lineptr: FlightPtr, n: FlightPtr, delim: i32, f: FlightPtr) -> i64 {
-        get_delim(lineptr, n, delim, f)
-    }
-}
-
-wrapper! {
-    /// `ssize_t __getdelim(char **lineptr, size_t *n, int delim, FILE *f)`:
-    /// what glibc's inline `getline` calls when optimising.
-    fn __getdelim(lineptr: FlightPtr, n: FlightPtr, delim: i32, f: FlightPtr) -> i64 {
+    fn getdelim | __getdelim(lineptr: FlightPtr, n: FlightPtr, delim: i32, f: FlightPtr) -> i64 {
         get_delim(lineptr, n, delim, f)
     }
 }
 
 macro_rules! stream_query {
-    ($($name:ident => $libc:ident),*) => {$(
+    ($($name:ident | $unlocked:ident),*) => {$(
         wrapper! {
             #[doc = concat!("`int ", stringify!($name), "(FILE *f)`.")]
-            fn $name(f: FlightPtr) -> i32 {
+            fn $name | $unlocked(f: FlightPtr) -> i32 {
                 let f = stream(f);
                 // SAFETY: `f` is a libc stream.
-                unsafe { libc::$libc(f.as_ptr()) }
+                unsafe { libc::$name(f.as_ptr()) }
             }
         }
     )*};
 }
 
 stream_query!(
-    feof => feof,
-    ferror => ferror,
-    fileno => fileno,
-    feof_unlocked => feof,
-    ferror_unlocked => ferror,
-    fileno_unlocked => fileno
+    feof | feof_unlocked,
+    ferror | ferror_unlocked,
+    fileno | fileno_unlocked
 );
 
 wrapper! {
     /// `void clearerr(FILE *f)`.
-    fn clearerr(f: FlightPtr) -> () {
-        let f = stream(f);
-        // SAFETY: `f` is a libc stream.
-        unsafe { libc::clearerr(f.as_ptr()) }
-    }
-}
-
-wrapper! {
-    /// `void clearerr_unlocked(FILE *f)`.
-    fn clearerr_unlocked(f: FlightPtr) -> () {
+    fn clearerr | clearerr_unlocked(f: FlightPtr) -> () {
         let f = stream(f);
         // SAFETY: `f` is a libc stream.
         unsafe { libc::clearerr(f.as_ptr()) }

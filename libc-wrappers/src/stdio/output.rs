@@ -138,7 +138,7 @@ wrapper! {
 
 wrapper! {
     /// `int fputs(const char *s, FILE *f)`.
-    fn fputs(s: FlightPtr, f: FlightPtr) -> i32 {
+    fn fputs | fputs_unlocked(s: FlightPtr, f: FlightPtr) -> i32 {
         let text = mem::c_string(s);
         if !write_stream(stream(f), &text) {
             return libc::EOF;
@@ -161,21 +161,14 @@ fn put_char(c: c_int, f: Stream) -> i32 {
 
 wrapper! {
     /// `int putchar(int c)`.
-    fn putchar(c: i32) -> i32 {
+    fn putchar | putchar_unlocked(c: i32) -> i32 {
         put_char(c, program_stdout())
     }
 }
 
 wrapper! {
     /// `int fputc(int c, FILE *f)`.
-    fn fputc(c: i32, f: FlightPtr) -> i32 {
-        put_char(c, stream(f))
-    }
-}
-
-wrapper! {
-    /// `int putc(int c, FILE *f)`.
-    fn putc(c: i32, f: FlightPtr) -> i32 {
+    fn fputc | putc | fputc_unlocked | putc_unlocked(c: i32, f: FlightPtr) -> i32 {
         put_char(c, stream(f))
     }
 }
@@ -183,7 +176,7 @@ wrapper! {
 wrapper! {
     /// `size_t fwrite(const void *p, size_t size, size_t n, FILE *f)`:
     /// `size * n` bytes of `p` must be readable.
-    fn fwrite(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize {
+    fn fwrite | fwrite_unlocked(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize {
         let f = stream(f);
         if size == 0 || n == 0 {
             return 0;
@@ -206,7 +199,7 @@ wrapper! {
 
 wrapper! {
     /// `int fflush(FILE *f)`: NULL flushes every stream.
-    fn fflush(f: FlightPtr) -> i32 {
+    fn fflush | fflush_unlocked(f: FlightPtr) -> i32 {
         let f = if f.intval == 0 && f.lower == 0 {
             core::ptr::null_mut()
         } else {
@@ -238,26 +231,6 @@ wrapper! {
         line.push(b'\n');
         write_stream(program_stderr(), &line);
     }
-}
-
-macro_rules! unlocked {
-    ($($name:ident => $locked:ident ($($arg:ident : $ty:ty),*) -> $ret:ty;)*) => {$(
-        wrapper! {
-            #[doc = concat!("`", stringify!($name), "`: `", stringify!($locked), "`.")]
-            fn $name($($arg: $ty),*) -> $ret {
-                $locked::call($($arg),*)
-            }
-        }
-    )*};
-}
-
-unlocked! {
-    fputs_unlocked => fputs(s: FlightPtr, f: FlightPtr) -> i32;
-    fputc_unlocked => fputc(c: i32, f: FlightPtr) -> i32;
-    putc_unlocked => putc(c: i32, f: FlightPtr) -> i32;
-    putchar_unlocked => putchar(c: i32) -> i32;
-    fwrite_unlocked => fwrite(p: FlightPtr, size: usize, n: usize, f: FlightPtr) -> usize;
-    fflush_unlocked => fflush(f: FlightPtr) -> i32;
 }
 
 /// Formats and writes to file descriptor `fd` (`dprintf`).

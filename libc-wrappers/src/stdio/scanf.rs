@@ -56,53 +56,48 @@ fn scan_string(s: FlightPtr, fmt: FlightPtr, args: &mut impl ArgSource) -> i32 {
     scan(&fmt, &mut StrInput::new(s), args)
 }
 
-macro_rules! scanf_family {
-    ($($scanf:ident, $fscanf:ident, $sscanf:ident, $vscanf:ident, $vfscanf:ident, $vsscanf:ident;)*) => {$(
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($scanf), "(const char *fmt, ...)`.")]
-            fn $scanf(fmt: FlightPtr, va: VarArgs) -> i32 {
-                let mut va = va;
-                scan_stream(program_stdin(), fmt, &mut va)
-            }
-        }
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($fscanf), "(FILE *f, const char *fmt, ...)`.")]
-            fn $fscanf(f: FlightPtr, fmt: FlightPtr, va: VarArgs) -> i32 {
-                let mut va = va;
-                scan_stream(stream(f), fmt, &mut va)
-            }
-        }
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($sscanf), "(const char *s, const char *fmt, ...)`.")]
-            fn $sscanf(s: FlightPtr, fmt: FlightPtr, va: VarArgs) -> i32 {
-                let mut va = va;
-                scan_string(s, fmt, &mut va)
-            }
-        }
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($vscanf), "(const char *fmt, va_list ap)`.")]
-            fn $vscanf(fmt: FlightPtr, ap: FlightPtr) -> i32 {
-                scan_stream(program_stdin(), fmt, &mut VaList::open(ap))
-            }
-        }
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($vfscanf), "(FILE *f, const char *fmt, va_list ap)`.")]
-            fn $vfscanf(f: FlightPtr, fmt: FlightPtr, ap: FlightPtr) -> i32 {
-                let f = stream(f);
-                scan_stream(f, fmt, &mut VaList::open(ap))
-            }
-        }
-        wrapper! {
-            #[doc = concat!("`int ", stringify!($vsscanf), "(const char *s, const char *fmt, va_list ap)`.")]
-            fn $vsscanf(s: FlightPtr, fmt: FlightPtr, ap: FlightPtr) -> i32 {
-                scan_string(s, fmt, &mut VaList::open(ap))
-            }
-        }
-    )*};
+wrapper! {
+    /// `int scanf(const char *fmt, ...)`.
+    fn scanf | __isoc99_scanf(fmt: FlightPtr, va: VarArgs) -> i32 {
+        let mut va = va;
+        scan_stream(program_stdin(), fmt, &mut va)
+    }
 }
 
-scanf_family! {
-    scanf, fscanf, sscanf, vscanf, vfscanf, vsscanf;
-    __isoc99_scanf, __isoc99_fscanf, __isoc99_sscanf,
-        __isoc99_vscanf, __isoc99_vfscanf, __isoc99_vsscanf;
+wrapper! {
+    /// `int fscanf(FILE *f, const char *fmt, ...)`.
+    fn fscanf | __isoc99_fscanf(f: FlightPtr, fmt: FlightPtr, va: VarArgs) -> i32 {
+        let mut va = va;
+        scan_stream(stream(f), fmt, &mut va)
+    }
+}
+
+wrapper! {
+    /// `int sscanf(const char *s, const char *fmt, ...)`.
+    fn sscanf | __isoc99_sscanf(s: FlightPtr, fmt: FlightPtr, va: VarArgs) -> i32 {
+        let mut va = va;
+        scan_string(s, fmt, &mut va)
+    }
+}
+
+wrapper! {
+    /// `int vscanf(const char *fmt, va_list ap)`.
+    fn vscanf | __isoc99_vscanf(fmt: FlightPtr, ap: FlightPtr) -> i32 {
+        scan_stream(program_stdin(), fmt, &mut VaList::open(ap))
+    }
+}
+
+wrapper! {
+    /// `int vfscanf(FILE *f, const char *fmt, va_list ap)`.
+    fn vfscanf | __isoc99_vfscanf(f: FlightPtr, fmt: FlightPtr, ap: FlightPtr) -> i32 {
+        let f = stream(f);
+        scan_stream(f, fmt, &mut VaList::open(ap))
+    }
+}
+
+wrapper! {
+    /// `int vsscanf(const char *s, const char *fmt, va_list ap)`.
+    fn vsscanf | __isoc99_vsscanf(s: FlightPtr, fmt: FlightPtr, ap: FlightPtr) -> i32 {
+        scan_string(s, fmt, &mut VaList::open(ap))
+    }
 }
