@@ -147,7 +147,6 @@ fn static_tm() -> FlightPtr {
 
 fn to_tm(t: FlightPtr, out: FlightPtr, local: bool) -> FlightPtr {
     let time = read_time(t);
-    check_tm_write(out);
     match convert(time, local) {
         Some(tm) => {
             write_tm(out, &tm);
@@ -189,7 +188,6 @@ wrapper! {
 /// in place and returns the time.
 fn from_tm(p: FlightPtr, local: bool) -> i64 {
     let mut tm = read_tm(p);
-    check_tm_write(p);
     // SAFETY: tm is a local struct tm.
     let t = unsafe {
         if local {
