@@ -22,7 +22,7 @@ use inkwell::targets::{
 };
 
 /// The clean-up pipeline after the translation (levels 1 and up).
-pub const CLEANUP_PIPELINE: &str = "function(instcombine,simplifycfg,early-cse<memssa>,gvn,\
+pub const CLEANUP_PIPELINE: &str = "function(mem2reg,instcombine,simplifycfg,early-cse<memssa>,gvn,\
      loop-mssa(licm),instcombine,simplifycfg)";
 
 /// Code-generation settings clang would use for the same `-O` level.

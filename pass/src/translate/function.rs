@@ -24,7 +24,10 @@ use crate::intrinsics::{IntrinsicClass, classify};
 use crate::inttoptr::{Cap, CapInference, Origin, infer};
 use crate::location::Location;
 
+mod lazy_alloca;
 pub mod unwinding;
+
+use lazy_alloca::{LazyAllocas, stack_align};
 
 /// Per-function translation state.
 struct FnTx<'a, 'b, 'ctx> {
@@ -50,6 +53,8 @@ struct FnTx<'a, 'b, 'ctx> {
     /// no checks.
     trusted_ints: HashSet<V>,
     homes: HashMap<V, AllocaHome>,
+    /// Escaping allocas created where first needed.
+    lazy: LazyAllocas,
     inference: CapInference<'ctx>,
     va_obj: Option<Tx>,
     fixed_bytes: u64,
@@ -104,6 +109,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         load_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         homes,
+        lazy: LazyAllocas::default(),
         inference,
         va_obj: None,
         fixed_bytes: 0,
@@ -137,6 +143,7 @@ impl FnTx<'_, '_, '_> {
             let nb = self.m.ll.append_block(self.new, "");
             self.block_map.insert(b, nb);
         }
+        self.plan_lazy_allocas(&order);
         self.m.ll.position_at_end(entry);
         self.set_loc_line0();
         self.prologue();
@@ -168,7 +175,10 @@ impl FnTx<'_, '_, '_> {
                 }
                 self.cur_old = inst;
                 self.set_loc(inst);
-                self.translate(inst);
+                self.create_lazy_allocas(inst);
+                if !self.is_lazy(inst) {
+                    self.translate(inst);
+                }
             }
         }
         self.fill_phis();
@@ -352,9 +362,9 @@ impl FnTx<'_, '_, '_> {
             let ty = ll.allocated_type(a);
             let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
             let slot = if count == 1 {
-                ll.alloca(ty, "")
+                ll.entry_alloca(self.new, ty)
             } else {
-                ll.alloca(ll.array_ty(ty, count), "")
+                ll.entry_alloca(self.new, ll.array_ty(ty, count))
             };
             let align = ll.alignment(a).max(1);
             ll.set_alignment(slot, align);
@@ -370,6 +380,7 @@ impl FnTx<'_, '_, '_> {
             );
             self.m.stats.stack_allocas += 1;
         }
+        self.lazy_alloca_slots();
         self.push_frame();
     }
 
@@ -1234,7 +1245,7 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let count = ll.int_cast(count, ll.i64());
         let size = ll.mul(count, ll.i64c(ll.size_of(ty)));
-        let align = u64::from(ll.alignment(inst)).max(ll.align_of(ty)).max(16);
+        let align = stack_align(ll, inst);
         let r = call(ll, "gimso_alloc_stack", &[size, ll.i64c(align)]);
         let t = self.pair(r);
         self.m.stats.heap_allocas += 1;
@@ -1448,30 +1459,7 @@ impl FnTx<'_, '_, '_> {
 
     /// A scratch alloca in the entry block.
     fn entry_alloca(&mut self, ty: T) -> V {
-        let ll = &self.m.ll;
-        let here = ll.insert_block();
-        let entry = ll.blocks(self.new)[0];
-        // Before the entry block's terminator: rebuild position by
-        // inserting at the start through a temporary positioning.
-        let first = ll.instructions(entry);
-        let a = if let Some(&f) = first.first() {
-            self.position_before(f);
-            self.m.ll.alloca(ty, "")
-        } else {
-            ll.position_at_end(entry);
-            ll.alloca(ty, "")
-        };
-        self.m.ll.position_at_end(here);
-        a
-    }
-
-    fn position_before(&self, inst: V) {
-        // SAFETY: `inst` is a live instruction of the new function; the
-        // builder is owned by `ll`.
-        unsafe {
-            let b = self.m.ll.builder_ref();
-            inkwell::llvm_sys::core::LLVMPositionBuilderBefore(b, inst);
-        }
+        self.m.ll.entry_alloca(self.new, ty)
     }
 }
 
@@ -1754,6 +1742,8 @@ impl FnTx<'_, '_, '_> {
                 s.cap.unwrap_or_else(|| ll.null_ptr()),
             );
             call(ll, "gimso_memmove_at", &[d.int, dc, s.int, sc, len, site]);
+        } else if n.starts_with("llvm.memset") && self.zeroes_fresh_alloca(inst) {
+            self.m.stats.fresh_zeroings += 1;
         } else if n.starts_with("llvm.memset") {
             let (d, v, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
             let ll = &self.m.ll;

@@ -450,6 +450,24 @@ impl Ll {
             (0..n).map(|i| LLVMGetSuccessor(term, i)).collect()
         }
     }
+    /// The instructions using `v` (one entry per use).
+    pub fn users(&self, v: V) -> Vec<V> {
+        let mut out = Vec::new();
+        // SAFETY: `v` is a value; iteration only reads its use list.
+        unsafe {
+            let mut u = LLVMGetFirstUse(v);
+            while !u.is_null() {
+                out.push(LLVMGetUser(u));
+                u = LLVMGetNextUse(u);
+            }
+        }
+        out
+    }
+    /// The block holding instruction `inst`.
+    pub fn inst_block(&self, inst: V) -> B {
+        // SAFETY: `inst` is an instruction.
+        unsafe { LLVMGetInstructionParent(inst) }
+    }
     pub fn append_block(&self, f: V, name: &str) -> B {
         let c = cstring(name);
         // SAFETY: `f` is a function of this context.
@@ -599,10 +617,27 @@ impl Ll {
         // SAFETY: `inst` is an unparented instruction of this context.
         unsafe { LLVMInsertIntoBuilder(self.builder, inst) }
     }
-    pub fn alloca(&self, ty: T, name: &str) -> V {
-        let c = cstring(name);
-        // SAFETY: builder positioned in a function.
-        unsafe { LLVMBuildAlloca(self.builder, ty, c.as_ptr()) }
+    /// An alloca at the start of `f`'s entry block, where `mem2reg` and
+    /// code generation treat it as a static frame slot (an alloca in any
+    /// other block is a dynamic stack allocation). The builder must be at
+    /// the end of a block, and is put back there.
+    pub fn entry_alloca(&self, f: V, ty: T) -> V {
+        let back = self.insert_block();
+        // SAFETY: `f` is a function with an entry block (the translation
+        // made it before building anything); the builder is repositioned
+        // at the end of the block it was at.
+        unsafe {
+            let entry = LLVMGetEntryBasicBlock(f);
+            let first = LLVMGetFirstInstruction(entry);
+            if first.is_null() {
+                LLVMPositionBuilderAtEnd(self.builder, entry);
+            } else {
+                LLVMPositionBuilderBefore(self.builder, first);
+            }
+            let a = LLVMBuildAlloca(self.builder, ty, c"".as_ptr());
+            LLVMPositionBuilderAtEnd(self.builder, back);
+            a
+        }
     }
     pub fn load(&self, ty: T, ptr: V, align: u32) -> V {
         // SAFETY: builder positioned; `ptr` is a pointer value.

@@ -48,6 +48,11 @@ pub struct TranslateStats {
     pub stack_allocas: usize,
     /// Allocas turned into heap capability objects.
     pub heap_allocas: usize,
+    /// Of those, the ones created where first needed rather than at entry.
+    pub lazy_allocas: usize,
+    /// Zeroing memsets of fresh alloca objects left out (or done only
+    /// when a lazily created object is reused).
+    pub fresh_zeroings: usize,
 }
 
 /// (priority, native stub) of a constructor or destructor list.

@@ -1,0 +1,389 @@
+//! Escaping allocas created where they are first needed, not at entry.
+//!
+//! An alloca whose address escapes is a zeroed GC object
+//! (`gimso_alloc_stack`). Created in the prologue, it costs an allocation
+//! (and later collector work) on every call, even when the path that needs
+//! it is not taken: a Lua opcode's temporary `TValue` in `luaV_execute`,
+//! the slow-path key of `luaH_get`, SQLite's per-opcode locals in
+//! `sqlite3VdbeExec`. Instead each one is created at the nearest common
+//! dominator of its uses, just before the first use there. A frame slot
+//! (null at entry) remembers it, so a creation point inside a loop
+//! allocates once per call and later iterations reuse the object, exactly
+//! as they reused the one made at entry. The back half's `mem2reg` turns the
+//! slot into a register, and where the point is in no loop the null test
+//! folds away.
+//!
+//! Two kinds stay at entry: allocas used in the entry block (nothing to
+//! gain), and every alloca of a function that calls `setjmp` or any other
+//! `returns_twice` function: `longjmp` restores the registers of the
+//! `setjmp` moment, which could bring back a null slot after the object
+//! was made and silently replace a local with a fresh zeroed one.
+//! Lifetime markers are not uses: the object outlives them anyway.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::LLVMIntPredicate;
+use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAPHINode};
+
+use super::super::consts::Tx;
+use super::super::ll::{B, Ll, V};
+use super::super::runtime::call;
+use super::FnTx;
+use super::unwinding::SETJMP_NAMES;
+use crate::escape::AllocaHome;
+
+/// Where the lazily created allocas of one function are made.
+#[derive(Default)]
+pub(super) struct LazyAllocas {
+    /// Old instruction → the allocas to create just before it.
+    pub before: HashMap<V, Vec<V>>,
+    /// Lazy alloca → its frame slot (set by the prologue).
+    pub slots: HashMap<V, V>,
+    /// Lazy alloca → its constant-offset GEPs, made right after it (each
+    /// after its base).
+    pub made_with: HashMap<V, Vec<V>>,
+    /// Every GEP of `made_with`: skipped where it stands.
+    pub derived: HashSet<V>,
+    /// Zeroing memsets translated with their alloca's creation.
+    pub done: HashSet<V>,
+}
+
+/// Immediate dominators of the blocks of `order` (reverse post-order of
+/// the reachable blocks; index 0 is the entry), as indices into `order`
+/// (Cooper, Harvey and Kennedy's iterative algorithm).
+fn immediate_dominators(ll: &Ll, order: &[B]) -> Vec<usize> {
+    let index: HashMap<B, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+    for (i, &b) in order.iter().enumerate() {
+        if let Some(term) = ll.terminator(b) {
+            for s in ll.successors(term) {
+                if let Some(&si) = index.get(&s) {
+                    preds[si].push(i);
+                }
+            }
+        }
+    }
+    const NONE: usize = usize::MAX;
+    let mut idom = vec![NONE; order.len()];
+    if order.is_empty() {
+        return idom;
+    }
+    idom[0] = 0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 1..order.len() {
+            let mut new = NONE;
+            for &p in &preds[b] {
+                if idom[p] == NONE {
+                    continue;
+                }
+                new = if new == NONE {
+                    p
+                } else {
+                    common_dominator(&idom, p, new)
+                };
+            }
+            if new != NONE && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}
+
+/// The nearest common dominator of blocks `a` and `b` (reverse post-order
+/// indices whose dominators are known).
+fn common_dominator(idom: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while a > b {
+            a = idom[a];
+        }
+        while b > a {
+            b = idom[b];
+        }
+    }
+    a
+}
+
+/// Whether `inst` calls `setjmp` or another function that returns twice.
+fn returns_twice(ll: &Ll, inst: V) -> bool {
+    if !matches!(
+        ll.opcode(inst),
+        LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+    ) {
+        return false;
+    }
+    if ll.call_has_attr(inst, "returns_twice") {
+        return true;
+    }
+    let callee = ll.called_value(inst);
+    ll.is_a(callee, LLVMIsAFunction)
+        && (ll.fn_has_attr(callee, "returns_twice")
+            || SETJMP_NAMES.contains(&ll.name(callee).as_str())
+            || ll.name(callee) == "vfork")
+}
+
+/// Whether `inst` is a `getelementptr` with constant indices whose base is
+/// `base` (and not a vector of addresses).
+fn is_field_address(ll: &Ll, inst: V, base: V) -> bool {
+    ll.opcode(inst) == LLVMOpcode::LLVMGetElementPtr
+        && ll.operand(inst, 0) == base
+        && !ll.is_vector(ll.type_of(inst))
+        && (1..ll.num_operands(inst)).all(|i| ll.const_int_value(ll.operand(inst, i)).is_some())
+}
+
+/// Whether `inst` is a call of an `llvm.lifetime.*` marker.
+fn is_lifetime_marker(ll: &Ll, inst: V) -> bool {
+    if ll.opcode(inst) != LLVMOpcode::LLVMCall {
+        return false;
+    }
+    let callee = ll.called_value(inst);
+    ll.is_a(callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm.lifetime.")
+}
+
+impl FnTx<'_, '_, '_> {
+    /// Decides, for every escaping static alloca of the entry block, where
+    /// it is created (module docs). `order` is the reverse post-order of
+    /// the reachable blocks.
+    pub(super) fn plan_lazy_allocas(&mut self, order: &[B]) {
+        let ll = &self.m.ll;
+        let Some(&entry) = order.first() else { return };
+        let blocks_insts: Vec<Vec<V>> = order.iter().map(|&b| ll.instructions(b)).collect();
+        if blocks_insts.iter().flatten().any(|&i| returns_twice(ll, i)) {
+            return;
+        }
+        let index: HashMap<B, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let idom = immediate_dominators(ll, order);
+        for &a in &blocks_insts[0] {
+            if ll.opcode(a) != LLVMOpcode::LLVMAlloca
+                || !matches!(self.homes.get(&a), Some(AllocaHome::Heap(_)))
+                || ll.const_int_value(ll.operand(a, 0)).is_none()
+            {
+                continue;
+            }
+            // Every use as (block index, instruction before which it needs
+            // the object): a phi needs it at the end of its incoming block.
+            // Constant-offset GEPs of it (which LLVM hoists to the entry
+            // block) are made with it, and their uses count instead.
+            let mut points: Vec<(usize, V)> = Vec::new();
+            let mut derived: Vec<V> = Vec::new();
+            let mut values = vec![a];
+            let mut k = 0;
+            while k < values.len() {
+                let v = values[k];
+                k += 1;
+                for user in ll.users(v) {
+                    if is_lifetime_marker(ll, user) {
+                        continue;
+                    }
+                    if is_field_address(ll, user, v) {
+                        if !derived.contains(&user) {
+                            derived.push(user);
+                            values.push(user);
+                        }
+                    } else if ll.is_a(user, LLVMIsAPHINode) {
+                        for (x, b) in ll.incoming(user) {
+                            if x == v {
+                                if let (Some(&bi), Some(t)) = (index.get(&b), ll.terminator(b)) {
+                                    points.push((bi, t));
+                                }
+                            }
+                        }
+                    } else if let Some(&bi) = index.get(&ll.inst_block(user)) {
+                        points.push((bi, user));
+                    }
+                }
+            }
+            let Some(dom) = points
+                .iter()
+                .map(|&(b, _)| b)
+                .reduce(|x, y| common_dominator(&idom, x, y))
+            else {
+                continue; // unused, or used only in unreachable code
+            };
+            if order[dom] == entry {
+                continue;
+            }
+            let here = &blocks_insts[dom];
+            let first = points
+                .iter()
+                .filter(|&&(b, _)| b == dom)
+                .filter_map(|&(_, i)| here.iter().position(|&x| x == i))
+                .min();
+            let at = match first {
+                Some(pos) => here[pos],
+                None => match ll.terminator(order[dom]) {
+                    Some(t) => t,
+                    None => continue,
+                },
+            };
+            self.lazy.before.entry(at).or_default().push(a);
+            self.lazy.slots.insert(a, std::ptr::null_mut());
+            self.lazy.derived.extend(derived.iter().copied());
+            self.lazy.made_with.insert(a, derived);
+        }
+    }
+
+    /// Whether `inst` is an alloca created lazily (it then gets no prologue
+    /// object) or a GEP made with one: either is translated elsewhere.
+    pub(super) fn is_lazy(&self, inst: V) -> bool {
+        self.lazy.slots.contains_key(&inst)
+            || self.lazy.derived.contains(&inst)
+            || self.lazy.done.contains(&inst)
+    }
+
+    /// Whether `inst` zeroes the whole of an escaping alloca made at entry
+    /// before anything else touched it: the object is fresh and zero
+    /// already (the entry block runs once per call), so the memset (clang's
+    /// `-ftrivial-auto-var-init=zero` at the declaration) can go.
+    pub(super) fn zeroes_fresh_alloca(&self, inst: V) -> bool {
+        let ll = &self.m.ll;
+        if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
+            return false;
+        }
+        let a = ll.operand(inst, 0);
+        if ll.value_kind(a) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+            || ll.opcode(a) != LLVMOpcode::LLVMAlloca
+            || self.is_lazy(a)
+            || !matches!(self.homes.get(&a), Some(AllocaHome::Heap(_)))
+            || ll.const_int_value(ll.operand(a, 0)).is_none()
+            || !zeroes_whole(ll, inst, a)
+        {
+            return false;
+        }
+        let block = ll.inst_block(inst);
+        if ll.inst_block(a) != block || ll.blocks(self.old).first() != Some(&block) {
+            return false;
+        }
+        // Nothing before it in the entry block may use the alloca (GEPs
+        // only compute addresses; their users count).
+        let mut touching = vec![a];
+        let mut k = 0;
+        while k < touching.len() {
+            let v = touching[k];
+            k += 1;
+            for u in ll.users(v) {
+                if is_field_address(ll, u, v) {
+                    touching.push(u);
+                }
+            }
+        }
+        for i in ll.instructions(block) {
+            if i == inst {
+                return true;
+            }
+            if is_lifetime_marker(ll, i) || ll.opcode(i) == LLVMOpcode::LLVMGetElementPtr {
+                continue;
+            }
+            let n = ll.num_operands(i);
+            if (0..n).any(|o| touching.contains(&ll.operand(i, o))) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// In the prologue: a null frame slot for every lazy alloca.
+    pub(super) fn lazy_alloca_slots(&mut self) {
+        let allocas: Vec<V> = self.lazy.slots.keys().copied().collect();
+        for a in allocas {
+            let ll = &self.m.ll;
+            let slot = ll.entry_alloca(self.new, ll.ptr());
+            ll.store(ll.null_ptr(), slot, 8);
+            self.lazy.slots.insert(a, slot);
+        }
+    }
+
+    /// Before translating old instruction `inst`: creates the lazy allocas
+    /// planned there, unless this call already made them.
+    pub(super) fn create_lazy_allocas(&mut self, inst: V) {
+        let Some(allocas) = self.lazy.before.get(&inst).cloned() else {
+            return;
+        };
+        for a in allocas {
+            let slot = self.lazy.slots[&a];
+            let ll = &self.m.ll;
+            let size = ll.i64c(alloca_bytes(ll, a));
+            let align = ll.i64c(stack_align(ll, a));
+            let made = ll.load(ll.ptr(), slot, 8);
+            let ok = ll.icmp(LLVMIntPredicate::LLVMIntNE, made, ll.null_ptr());
+            if zeroes_whole(ll, inst, a) {
+                // `-ftrivial-auto-var-init=zero` at the declaration: a
+                // fresh object is zero already, so only a reused one (a
+                // later iteration) is cleared.
+                let fresh = ll.append_block(self.new, "");
+                let reuse = ll.append_block(self.new, "");
+                let join = ll.append_block(self.new, "");
+                ll.cond_br(ok, reuse, fresh);
+                ll.position_at_end(fresh);
+                let r = call(ll, "gimso_alloc_stack", &[size, align]);
+                ll.store(ll.extract_value(r, 1), slot, 8);
+                ll.br(join);
+                ll.position_at_end(reuse);
+                self.set(
+                    a,
+                    Tx {
+                        int: made,
+                        cap: Some(made),
+                    },
+                );
+                self.translate(inst);
+                self.m.ll.br(join);
+                self.m.ll.position_at_end(join);
+                self.lazy.done.insert(inst);
+                self.m.stats.fresh_zeroings += 1;
+            } else {
+                self.guard(ok, |s| {
+                    let ll = &s.m.ll;
+                    let r = call(ll, "gimso_alloc_stack", &[size, align]);
+                    ll.store(ll.extract_value(r, 1), slot, 8);
+                    false
+                });
+            }
+            let ll = &self.m.ll;
+            let obj = ll.load(ll.ptr(), slot, 8);
+            self.m.stats.heap_allocas += 1;
+            self.m.stats.lazy_allocas += 1;
+            self.set(
+                a,
+                Tx {
+                    int: obj,
+                    cap: Some(obj),
+                },
+            );
+            for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
+                self.tx_gep(gep);
+            }
+        }
+    }
+}
+
+/// The bytes of static alloca `a`.
+fn alloca_bytes(ll: &Ll, a: V) -> u64 {
+    let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
+    ll.size_of(ll.allocated_type(a)) * count
+}
+
+/// Whether `inst` is a non-volatile `llvm.memset` of zeros over the whole
+/// of alloca `a`.
+fn zeroes_whole(ll: &Ll, inst: V, a: V) -> bool {
+    if ll.opcode(inst) != LLVMOpcode::LLVMCall {
+        return false;
+    }
+    let callee = ll.called_value(inst);
+    ll.is_a(callee, LLVMIsAFunction)
+        && ll.name(callee).starts_with("llvm.memset.")
+        && ll.operand(inst, 0) == a
+        && ll.const_int_value(ll.operand(inst, 1)) == Some(0)
+        && ll.const_int_value(ll.operand(inst, 2)) == Some(alloca_bytes(ll, a))
+        && ll.const_int_value(ll.operand(inst, 3)) == Some(0)
+}
+
+/// The payload alignment of alloca `a`'s object.
+pub(super) fn stack_align(ll: &Ll, a: V) -> u64 {
+    let ty = ll.allocated_type(a);
+    u64::from(ll.alignment(a)).max(ll.align_of(ty)).max(16)
+}
