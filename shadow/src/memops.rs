@@ -49,13 +49,22 @@ fn touched_words(addr: usize, n: usize) -> (usize, usize) {
 }
 
 /// Nulls the capabilities of every word `[addr, addr + n)` touches.
+///
+/// Words already null are only read: a page-sized buffer that never held a
+/// pointer (SQLite clears one for every new page) costs a scan of its
+/// shadow, not a store per word. Skipping the store is a valid outcome of
+/// any race: a capability stored concurrently reads as stored after it.
 fn null_capabilities(obj: ObjRef, addr: usize, n: usize) {
     let Some(aux) = obj.aux_words() else { return };
     let (first, last) = touched_words(addr, n);
-    let mut w = first;
-    while w <= last {
-        shadow_word(aux, obj, w).store(0, Ordering::Release);
-        w += WORD_SIZE;
+    let words = (last - first) / WORD_SIZE + 1;
+    // SAFETY: aux holds one word per payload word; `first..=last` are word
+    // addresses inside the payload (the caller checked the range).
+    let shadow = unsafe { core::slice::from_raw_parts(shadow_word(aux, obj, first), words) };
+    for w in shadow {
+        if w.load(Ordering::Relaxed) != 0 {
+            w.store(0, Ordering::Release);
+        }
     }
 }
 
