@@ -179,7 +179,7 @@ impl FnTx<'_, '_, '_> {
                 self.cur_old = inst;
                 self.set_loc(inst);
                 self.create_lazy_allocas(inst);
-                if !self.is_lazy(inst) {
+                if !self.made_elsewhere(inst) {
                     self.translate(inst);
                 }
             }

@@ -135,6 +135,23 @@ fn is_field_address(ll: &Ll, inst: V, base: V) -> bool {
         && (1..ll.num_operands(inst)).all(|i| ll.const_int_value(ll.operand(inst, i)).is_some())
 }
 
+/// `a` and every constant-offset GEP computed from it (transitively), each
+/// after its base.
+fn with_field_addresses(ll: &Ll, a: V) -> Vec<V> {
+    let mut values = vec![a];
+    let mut k = 0;
+    while k < values.len() {
+        let v = values[k];
+        k += 1;
+        for u in ll.users(v) {
+            if is_field_address(ll, u, v) && !values.contains(&u) {
+                values.push(u);
+            }
+        }
+    }
+    values
+}
+
 /// Whether `inst` is a call of an `llvm.lifetime.*` marker.
 fn is_lifetime_marker(ll: &Ll, inst: V) -> bool {
     if ll.opcode(inst) != LLVMOpcode::LLVMCall {
@@ -168,23 +185,14 @@ impl FnTx<'_, '_, '_> {
             // the object): a phi needs it at the end of its incoming block.
             // Constant-offset GEPs of it (which LLVM hoists to the entry
             // block) are made with it, and their uses count instead.
+            let values = with_field_addresses(ll, a);
             let mut points: Vec<(usize, V)> = Vec::new();
-            let mut derived: Vec<V> = Vec::new();
-            let mut values = vec![a];
-            let mut k = 0;
-            while k < values.len() {
-                let v = values[k];
-                k += 1;
+            for &v in &values {
                 for user in ll.users(v) {
-                    if is_lifetime_marker(ll, user) {
+                    if is_lifetime_marker(ll, user) || is_field_address(ll, user, v) {
                         continue;
                     }
-                    if is_field_address(ll, user, v) {
-                        if !derived.contains(&user) {
-                            derived.push(user);
-                            values.push(user);
-                        }
-                    } else if ll.is_a(user, LLVMIsAPHINode) {
+                    if ll.is_a(user, LLVMIsAPHINode) {
                         for (x, b) in ll.incoming(user) {
                             if x == v {
                                 if let (Some(&bi), Some(t)) = (index.get(&b), ll.terminator(b)) {
@@ -222,23 +230,26 @@ impl FnTx<'_, '_, '_> {
             };
             self.lazy.before.entry(at).or_default().push(a);
             self.lazy.slots.insert(a, std::ptr::null_mut());
+            let derived = values[1..].to_vec();
             self.lazy.derived.extend(derived.iter().copied());
             self.lazy.made_with.insert(a, derived);
         }
     }
 
-    /// Whether `inst` is an alloca created lazily (it then gets no prologue
-    /// object) or a GEP made with one: either is translated elsewhere.
-    pub(super) fn is_lazy(&self, inst: V) -> bool {
+    /// Whether `inst` is translated with a lazily created alloca rather
+    /// than where it stands: the alloca itself (it gets no prologue
+    /// object), a GEP made with it, or its zeroing memset.
+    pub(super) fn made_elsewhere(&self, inst: V) -> bool {
         self.lazy.slots.contains_key(&inst)
             || self.lazy.derived.contains(&inst)
             || self.lazy.done.contains(&inst)
     }
 
-    /// Whether `inst` zeroes the whole of an escaping alloca made at entry
-    /// before anything else touched it: the object is fresh and zero
-    /// already (the entry block runs once per call), so the memset (clang's
-    /// `-ftrivial-auto-var-init=zero` at the declaration) can go.
+    /// Whether `inst` zeroes the whole of an escaping alloca, in the
+    /// alloca's own block, before anything else touched it: the alloca's
+    /// instruction makes a fresh zeroed object each time it runs, so the
+    /// memset (clang's `-ftrivial-auto-var-init=zero` at the declaration)
+    /// can go. Lazily made allocas are handled at their creation.
     pub(super) fn zeroes_fresh_alloca(&self, inst: V) -> bool {
         let ll = &self.m.ll;
         if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
@@ -247,7 +258,7 @@ impl FnTx<'_, '_, '_> {
         let a = ll.operand(inst, 0);
         if ll.value_kind(a) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
             || ll.opcode(a) != LLVMOpcode::LLVMAlloca
-            || self.is_lazy(a)
+            || self.made_elsewhere(a)
             || !matches!(self.homes.get(&a), Some(AllocaHome::Heap(_)))
             || ll.const_int_value(ll.operand(a, 0)).is_none()
             || !zeroes_whole(ll, inst, a)
@@ -255,22 +266,12 @@ impl FnTx<'_, '_, '_> {
             return false;
         }
         let block = ll.inst_block(inst);
-        if ll.inst_block(a) != block || ll.blocks(self.old).first() != Some(&block) {
+        if ll.inst_block(a) != block {
             return false;
         }
-        // Nothing before it in the entry block may use the alloca (GEPs
-        // only compute addresses; their users count).
-        let mut touching = vec![a];
-        let mut k = 0;
-        while k < touching.len() {
-            let v = touching[k];
-            k += 1;
-            for u in ll.users(v) {
-                if is_field_address(ll, u, v) {
-                    touching.push(u);
-                }
-            }
-        }
+        // Nothing between them may use the alloca (GEPs only compute
+        // addresses; their users count).
+        let touching = with_field_addresses(ll, a);
         for i in ll.instructions(block) {
             if i == inst {
                 return true;
