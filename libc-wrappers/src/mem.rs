@@ -162,14 +162,13 @@ pub fn compare_strings(p: FlightPtr, q: FlightPtr, limit: usize) -> i32 {
 /// Writes `data` at `dst` after checking the write; the capabilities of
 /// every word touched become null (as `memset` leaves them).
 pub fn write_bytes(dst: FlightPtr, data: &[u8]) {
-    if data.is_empty() {
-        return;
-    }
-    memset(dst, 0, data.len());
-    // SAFETY: memset_at just checked the whole range for writing.
-    unsafe {
-        core::ptr::copy_nonoverlapping(data.as_ptr(), dst.intval as *mut u8, data.len());
-    }
+    memops::write_at(dst, data, UNKNOWN);
+}
+
+/// After the kernel wrote `n` bytes at `dst` (checked for writing before
+/// the call): nulls the capabilities of every word touched.
+pub fn overwritten(dst: FlightPtr, n: usize) {
+    memops::overwritten_at(dst, n, UNKNOWN);
 }
 
 /// `memmove` with the capability rules (both ranges checked).

@@ -61,7 +61,22 @@ fn null_capabilities(obj: ObjRef, addr: usize, n: usize) {
     // SAFETY: aux holds one word per payload word; `first..=last` are word
     // addresses inside the payload (the caller checked the range).
     let shadow = unsafe { core::slice::from_raw_parts(shadow_word(aux, obj, first), words) };
-    for w in shadow {
+    // Eight words (a cache line) at a time, one branch per line: the common
+    // buffer holds no capability at all, and the scan is what it costs.
+    let mut lines = shadow.chunks_exact(8);
+    for line in &mut lines {
+        let any = line
+            .iter()
+            .fold(0, |acc, w| acc | w.load(Ordering::Relaxed));
+        if any != 0 {
+            null_words(line);
+        }
+    }
+    null_words(lines.remainder());
+}
+
+fn null_words(words: &[AtomicUsize]) {
+    for w in words {
         if w.load(Ordering::Relaxed) != 0 {
             w.store(0, Ordering::Release);
         }
@@ -124,6 +139,33 @@ pub fn memmove_at(
         store_barrier(cap);
         shadow_word(aux, dst_obj, w).store(cap, Ordering::Release);
     }
+}
+
+/// Writes `data` at `dst` as a byte store would: bounds-checks the write,
+/// copies the bytes, nulls the capabilities of every word touched (one pass
+/// over the bytes, where `memset` then a copy would make two).
+pub fn write_at(dst: FlightPtr, data: &[u8], loc: &SourceLocation) {
+    if data.is_empty() {
+        return;
+    }
+    let obj = check_access_at(dst, Access::write(data.len()), loc);
+    // SAFETY: the range was just checked against a live object; `data` is
+    // a Rust slice, so it cannot overlap the program's heap object.
+    unsafe {
+        core::ptr::copy_nonoverlapping(data.as_ptr(), dst.intval as *mut u8, data.len());
+    }
+    null_capabilities(obj, dst.intval, data.len());
+}
+
+/// Records that something outside compiled code (the kernel, for `read`)
+/// wrote `n` bytes at `dst`: bounds-checks the range for writing and nulls
+/// the capabilities of every word touched, as a byte store would.
+pub fn overwritten_at(dst: FlightPtr, n: usize, loc: &SourceLocation) {
+    if n == 0 {
+        return;
+    }
+    let obj = check_access_at(dst, Access::write(n), loc);
+    null_capabilities(obj, dst.intval, n);
 }
 
 /// `memset(dst, c, n)`: bounds-checks, fills, nulls touched capabilities.

@@ -1,9 +1,9 @@
 //! File descriptors: `open`, `read`, `write`, `lseek`, `fcntl`, `pipe`, ...
 //!
-//! Reads go through a private buffer: the destination is checked for the
-//! whole count first, and only the bytes the kernel returned are copied
-//! into it (their capabilities nulled), so a short read leaves the rest of
-//! the buffer as it was, as natively.
+//! Reads go straight into the program's buffer: the destination is checked
+//! for the whole count first, and the capabilities of the bytes the kernel
+//! returned are nulled after, so a short read leaves the rest of the buffer
+//! (bytes and capabilities) as it was, as natively.
 
 use gimso_abi::FlightPtr;
 
@@ -57,13 +57,21 @@ wrapper! {
 }
 
 /// Reads up to `n` bytes into `buf` (checked for all `n` first) with
-/// `f`, which fills a private buffer and returns the count or -1.
-fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(&mut [u8]) -> isize) -> i64 {
+/// `f`, which the kernel fills directly and which returns the count or -1;
+/// the capabilities of the words it wrote are then nulled.
+///
+/// The kernel writes while the thread is exited, so a collection may run
+/// meanwhile: `buf`'s object stays allocated because this frame (scanned
+/// conservatively) holds its capability, even if another thread frees it
+/// (a freed object referenced from a stack is kept, inaccessible; exiting
+/// spills the registers for that scan). A thread
+/// that loads a pointer from the buffer during the read sees new bytes with
+/// the old capability, which still bounds every access through it.
+fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(*mut u8, usize) -> isize) -> i64 {
     mem::check_write(buf, n);
-    let mut tmp = vec![0u8; n];
-    let r = sys(|| f(&mut tmp) as i64);
+    let r = sys(|| f(buf.intval as *mut u8, n) as i64);
     if r > 0 {
-        mem::write_bytes(buf, &tmp[..r as usize]);
+        mem::overwritten(buf, r as usize);
     }
     r
 }
@@ -71,18 +79,18 @@ fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(&mut [u8]) -> isize) -> i6
 wrapper! {
     /// `ssize_t read(int fd, void *buf, size_t n)`.
     fn read(fd: i32, buf: FlightPtr, n: usize) -> i64 {
-        read_into(buf, n, |b| {
-            // SAFETY: `b` is a private buffer of b.len() bytes.
-            unsafe { libc::read(fd, b.as_mut_ptr().cast(), b.len()) }
+        read_into(buf, n, |b, len| {
+            // SAFETY: `b` is `len` bytes of a live object, checked writable.
+            unsafe { libc::read(fd, b.cast(), len) }
         })
     }
 }
 
 /// `pread` at `off`.
 fn pread_at(fd: i32, buf: FlightPtr, n: usize, off: i64) -> i64 {
-    read_into(buf, n, |b| {
-        // SAFETY: `b` is a private buffer of b.len() bytes.
-        unsafe { libc::pread(fd, b.as_mut_ptr().cast(), b.len(), off) }
+    read_into(buf, n, |b, len| {
+        // SAFETY: `b` is `len` bytes of a live object, checked writable.
+        unsafe { libc::pread(fd, b.cast(), len, off) }
     })
 }
 

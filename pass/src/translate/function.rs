@@ -24,9 +24,11 @@ use crate::intrinsics::{IntrinsicClass, classify};
 use crate::inttoptr::{Cap, CapInference, Origin, infer};
 use crate::location::Location;
 
+mod checked;
 mod lazy_alloca;
 pub mod unwinding;
 
+use checked::{Bounds, Checked};
 use lazy_alloca::{LazyAllocas, stack_align};
 
 /// Largest constant `memset` done inline ([`FnTx::inline_memset`]).
@@ -71,6 +73,13 @@ struct FnTx<'a, 'b, 'ctx> {
     unwind_exit: Option<B>,
     /// Shared block for an exception arriving where none may.
     unwind_fatal: Option<B>,
+    /// New constant-offset GEP → (the address it is computed from, with
+    /// constant GEPs stripped; its byte offset from there).
+    const_gep: HashMap<V, (V, i64)>,
+    /// Accesses checked on every path to the current point.
+    checked: Checked,
+    /// What held at the end of each translated old block.
+    end_checked: HashMap<B, Checked>,
 }
 
 /// Translates the body of `old` into its new generic entry.
@@ -122,6 +131,9 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         frame: None,
         unwind_exit: None,
         unwind_fatal: None,
+        const_gep: HashMap::new(),
+        checked: Checked::default(),
+        end_checked: HashMap::new(),
     };
     t.run();
 }
@@ -153,9 +165,14 @@ impl FnTx<'_, '_, '_> {
         self.m.ll.br(self.block_map[&first]);
         // Loop headers: targets of retreating edges in reverse post-order.
         let mut headers = HashSet::new();
+        let mut preds: HashMap<B, Vec<B>> = HashMap::new();
         for &b in &order {
             if let Some(term) = self.m.ll.terminator(b) {
                 for s in self.m.ll.successors(term) {
+                    let ps = preds.entry(s).or_default();
+                    if !ps.contains(&b) {
+                        ps.push(b);
+                    }
                     if let (Some(&is), Some(&ib)) = (rpo_index.get(&s), rpo_index.get(&b)) {
                         if is <= ib {
                             headers.insert(s);
@@ -167,6 +184,11 @@ impl FnTx<'_, '_, '_> {
         for &b in &order {
             self.m.ll.position_at_end(self.block_map[&b]);
             self.cur_old_block = b;
+            // What was checked on every path here (nothing past a back edge,
+            // whose source is not translated yet).
+            let ps = preds.get(&b).map(Vec::as_slice).unwrap_or(&[]);
+            let facts: Option<Vec<&Checked>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
+            self.checked = facts.map_or_else(Checked::default, |f| Checked::meet(&f));
             let insts = self.m.ll.instructions(b);
             let mut polled = !headers.contains(&b);
             for inst in insts {
@@ -183,6 +205,8 @@ impl FnTx<'_, '_, '_> {
                     self.translate(inst);
                 }
             }
+            let facts = std::mem::take(&mut self.checked);
+            self.end_checked.insert(b, facts);
         }
         self.fill_phis();
     }
@@ -497,7 +521,8 @@ impl FnTx<'_, '_, '_> {
 
     // ---- checks ----------------------------------------------------------------
 
-    /// The inline access check of `size` bytes at `p`.
+    /// The inline access check of `size` bytes at `p`: the parts earlier
+    /// checks on every path here do not imply ([`checked`]).
     fn check(&mut self, p: Tx, size: u64, align: u64, write: bool) {
         if self.trusted_ptr(p) {
             return;
@@ -508,13 +533,33 @@ impl FnTx<'_, '_, '_> {
                 return;
             }
         }
-        self.m.stats.checks += 1;
+        let (root, off) = self.const_gep.get(&p.int).copied().unwrap_or((p.int, 0));
+        let need = match p.cap {
+            Some(cap) => {
+                let need = self.checked.need(cap, root, off, size, align, write);
+                self.checked.passed(cap, root, off, size, align, write);
+                need
+            }
+            None => checked::Need {
+                bounds: Bounds::Both,
+                align: align > 1,
+                readonly: write,
+            },
+        };
+        if need.nothing() {
+            self.m.stats.merged_checks += 1;
+            return;
+        }
+        if need.bounds == Bounds::Both {
+            self.m.stats.checks += 1;
+        } else {
+            self.m.stats.narrowed_checks += 1;
+        }
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
         let addr = ll.ptrtoint(p.int, i64);
         let lower = ll.ptrtoint(cap, i64);
-        let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
         let site = self.site();
         let bits = if write { ACCESS_WRITE } else { ACCESS_READ }
             | if align > 1 && align == size {
@@ -527,22 +572,41 @@ impl FnTx<'_, '_, '_> {
         // passes), so the check is one branch and the failure block ends
         // the path: a failed check never passes later (upper only shrinks,
         // READONLY is never cleared), so nothing joins back, the blocks
-        // merge, and the optimiser sees straight-line code.
-        let null_hdr = self.null_header();
+        // merge, and the optimiser sees straight-line code. A narrowed
+        // check follows a passed one, so its capability is not null.
+        let hdr = if need.bounds == Bounds::Both {
+            let null_hdr = self.null_header();
+            let ll = &self.m.ll;
+            let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
+            let own_hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
+            ll.select(nonnull, own_hdr, null_hdr)
+        } else {
+            let ll = &self.m.ll;
+            ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64))
+        };
         let ll = &self.m.ll;
-        let own_hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
-        let hdr = ll.select(nonnull, own_hdr, null_hdr);
-        let upper = ll.load_header(hdr);
-        let span = ll.sub(upper, lower);
-        let off = ll.sub(addr, lower);
-        let mut ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
-        let room = ll.sub(span, ll.i64c(size));
-        ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room));
-        if align > 1 {
+        let mut ok = match need.bounds {
+            Bounds::Known => ll.const_int(ll.i1_ty(), 1),
+            Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, addr, lower),
+            Bounds::Upper => {
+                let upper = ll.load_header(hdr);
+                let end = ll.add_i64(addr, ll.i64c(size));
+                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper)
+            }
+            Bounds::Both => {
+                let upper = ll.load_header(hdr);
+                let span = ll.sub(upper, lower);
+                let off = ll.sub(addr, lower);
+                let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
+                let room = ll.sub(span, ll.i64c(size));
+                ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room))
+            }
+        };
+        if need.align {
             let mis = ll.and(addr, ll.i64c(align - 1));
             ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0)));
         }
-        if write {
+        if need.readonly {
             let aux = ll.load_header(ll.gep_i8c(hdr, 8));
             let ro = ll.and(aux, ll.i64c(FLAG_READONLY));
             ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.i64c(0)));
@@ -1407,6 +1471,18 @@ impl FnTx<'_, '_, '_> {
         if all_const && self.trusted_ints.contains(&base.int) {
             self.trusted_ints.insert(int);
         }
+        if all_const && !ll.is_vector(ty) {
+            if let Some(off) = self.m.ll.const_gep_offset(src, &idx) {
+                let (root, at) = self
+                    .const_gep
+                    .get(&base.int)
+                    .copied()
+                    .unwrap_or((base.int, 0));
+                if let Some(total) = at.checked_add(off) {
+                    self.const_gep.insert(int, (root, total));
+                }
+            }
+        }
         self.set(
             inst,
             Tx {
@@ -1513,6 +1589,10 @@ impl FnTx<'_, '_, '_> {
 impl FnTx<'_, '_, '_> {
     fn tx_call(&mut self, inst: V) {
         let callee = self.m.ll.called_value(inst);
+        if !(is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.")) {
+            // It may free, shrink or protect any object ([`checked`]).
+            self.checked.clear();
+        }
         if is_a(self.m, callee, LLVMIsAInlineAsm) {
             self.tx_generic(inst);
             return;

@@ -166,6 +166,30 @@ impl Ll {
         // SAFETY: as above.
         unsafe { LLVMABIAlignmentOfType(self.td, ty) as u64 }
     }
+    /// The byte offset of a GEP over `src` with constant indices `idx`
+    /// (`None` if one is not a constant or the sum overflows).
+    pub fn const_gep_offset(&self, src: T, idx: &[V]) -> Option<i64> {
+        let (first, rest) = idx.split_first()?;
+        let scaled = |i: i64, ty: T| i.checked_mul(i64::try_from(self.size_of(ty)).ok()?);
+        let mut off = scaled(self.const_int_svalue(*first)?, src)?;
+        let mut ty = src;
+        for &i in rest {
+            let i = self.const_int_svalue(i)?;
+            match self.kind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    let f = u32::try_from(i).ok()?;
+                    off = off.checked_add(i64::try_from(self.field_offset(ty, f)).ok()?)?;
+                    ty = *self.struct_fields(ty).get(f as usize)?;
+                }
+                LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                    ty = self.elem_ty(ty);
+                    off = off.checked_add(scaled(i, ty)?)?;
+                }
+                _ => return None,
+            }
+        }
+        Some(off)
+    }
     pub fn field_offset(&self, sty: T, i: u32) -> u64 {
         // SAFETY: `sty` is a struct type with more than `i` fields.
         unsafe { LLVMOffsetOfElement(self.td, sty, i) }

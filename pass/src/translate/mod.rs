@@ -44,6 +44,11 @@ pub struct TranslateStats {
     pub checks: usize,
     /// Checks proven at compile time (constant offsets into fixed globals).
     pub static_checks: usize,
+    /// Checks left out: earlier checks through the same capability near
+    /// the same address imply them.
+    pub merged_checks: usize,
+    /// Checks reduced to one end of the object (the other is implied).
+    pub narrowed_checks: usize,
     /// Allocas kept as plain stack slots.
     pub stack_allocas: usize,
     /// Allocas turned into heap capability objects.

@@ -1,0 +1,252 @@
+//! Accesses already checked on every path to the current point, so that a
+//! later access through the same capability near the same address checks
+//! only what they do not imply (check merging).
+//!
+//! Accesses are keyed by capability and *root*: the address with its
+//! constant-offset GEPs stripped (`p->a`, `p->b` and `p[1]` share the root
+//! `p`). Once checks of `[root + a, root + b)` and `[root + c, root + d)`
+//! through capability `cap` have passed, the whole span between them lies
+//! in `cap`'s object, which is contiguous: a later access inside the span
+//! needs no bounds check, one sticking out at one end needs only the
+//! comparison with that end.
+//!
+//! What stays true: an object's bounds shrink and it becomes read-only
+//! only through calls into the program or the C library (`free`,
+//! `realloc`, `mprotect`); the collector never changes the header of an
+//! object a thread can still reach, and `llvm.*` intrinsics do not free.
+//! So every call that is not an intrinsic forgets everything. A race with
+//! a `free` in another thread is a use-after-free the program raced on:
+//! its memory is still the object's (the collector keeps it while this
+//! thread holds the capability).
+//!
+//! Address arithmetic: a passing check puts `root + a` at `lower + k`
+//! with `0 <= k`, a real address. Offsets used here are limited to
+//! [`MAX_SPAN`], far below the lowest address an object can have (the
+//! kernel maps nothing under 64 KiB), so `root + c` for a nearby `c` is
+//! that address plus `c - a` without wrapping, and the one-sided
+//! comparisons emitted for the other end are exact.
+
+use std::collections::{HashMap, HashSet};
+
+use super::V;
+
+/// Largest constant offset (either sign) and access size merged.
+const MAX_SPAN: i64 = 4096;
+
+/// What a new access at `root + off` still has to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Bounds {
+    /// Implied by earlier checks.
+    Known,
+    /// Only `addr + size <= upper` (the lower end is implied).
+    Upper,
+    /// Only `addr >= lower` (the upper end is implied).
+    Lower,
+    /// The full check.
+    Both,
+}
+
+/// The parts of a check an access still needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Need {
+    pub bounds: Bounds,
+    /// The alignment test.
+    pub align: bool,
+    /// The read-only test of a write.
+    pub readonly: bool,
+}
+
+impl Need {
+    /// Whether nothing is left to check.
+    pub fn nothing(&self) -> bool {
+        self.bounds == Bounds::Known && !self.align && !self.readonly
+    }
+}
+
+/// A span of `root + [lo, hi)` known to be inside `cap`'s object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    lo: i64,
+    hi: i64,
+    /// `root + off` is a multiple of `align` (the widest alignment seen).
+    aligned: Option<(i64, u64)>,
+}
+
+/// The facts holding at one point of the function.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Checked {
+    spans: HashMap<(V, V), Span>,
+    /// Capabilities whose object passed a write check (not read-only).
+    writable: HashSet<V>,
+}
+
+fn mergeable(off: i64, size: u64) -> bool {
+    off.abs() < MAX_SPAN && size < MAX_SPAN as u64
+}
+
+impl Checked {
+    /// What an access of `size` bytes at `root + off` through `cap`, with
+    /// alignment `align` (1: none), still has to check.
+    pub fn need(&self, cap: V, root: V, off: i64, size: u64, align: u64, write: bool) -> Need {
+        let readonly = write && !self.writable.contains(&cap);
+        let full = Need {
+            bounds: Bounds::Both,
+            align: align > 1,
+            readonly,
+        };
+        if !mergeable(off, size) {
+            return full;
+        }
+        let Some(s) = self.spans.get(&(cap, root)) else {
+            return full;
+        };
+        let end = off + size as i64;
+        let bounds = match (off >= s.lo, end <= s.hi) {
+            (true, true) => Bounds::Known,
+            (true, false) => Bounds::Upper,
+            (false, true) => Bounds::Lower,
+            (false, false) => Bounds::Both,
+        };
+        let align = align > 1
+            && !s
+                .aligned
+                .is_some_and(|(at, a)| a >= align && (off - at).rem_euclid(align as i64) == 0);
+        Need {
+            bounds,
+            align,
+            readonly,
+        }
+    }
+
+    /// Records that the access [`Checked::need`] was asked about passed.
+    pub fn passed(&mut self, cap: V, root: V, off: i64, size: u64, align: u64, write: bool) {
+        if write {
+            self.writable.insert(cap);
+        }
+        if !mergeable(off, size) {
+            return;
+        }
+        let end = off + size as i64;
+        let s = self.spans.entry((cap, root)).or_insert(Span {
+            lo: off,
+            hi: end,
+            aligned: None,
+        });
+        s.lo = s.lo.min(off);
+        s.hi = s.hi.max(end);
+        if align > 1 && s.aligned.is_none_or(|(_, a)| a < align) {
+            s.aligned = Some((off, align));
+        }
+    }
+
+    /// Forgets everything (a call that may free or protect memory).
+    pub fn clear(&mut self) {
+        self.spans.clear();
+        self.writable.clear();
+    }
+
+    /// The facts holding where control arrives from every one of `preds`
+    /// (all already translated): what holds on each of them.
+    pub fn meet(preds: &[&Checked]) -> Checked {
+        let Some((first, rest)) = preds.split_first() else {
+            return Checked::default();
+        };
+        let mut out = (*first).clone();
+        for other in rest {
+            out.writable.retain(|c| other.writable.contains(c));
+            out.spans.retain(|k, s| {
+                let Some(o) = other.spans.get(k) else {
+                    return false;
+                };
+                s.lo = s.lo.max(o.lo);
+                s.hi = s.hi.min(o.hi);
+                if s.aligned != o.aligned {
+                    s.aligned = None;
+                }
+                s.lo < s.hi
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(n: usize) -> V {
+        std::ptr::without_provenance_mut(n)
+    }
+
+    #[test]
+    fn spans_merge_and_one_sided_checks_remain() {
+        let (cap, root) = (v(8), v(16));
+        let mut c = Checked::default();
+        assert_eq!(c.need(cap, root, 8, 4, 1, false).bounds, Bounds::Both);
+        c.passed(cap, root, 8, 4, 1, false);
+        assert!(c.need(cap, root, 8, 4, 1, false).nothing());
+        assert!(c.need(cap, root, 9, 2, 1, false).nothing());
+        assert_eq!(c.need(cap, root, 12, 8, 1, false).bounds, Bounds::Upper);
+        assert_eq!(c.need(cap, root, 0, 8, 1, false).bounds, Bounds::Lower);
+        assert_eq!(c.need(cap, root, 0, 16, 1, false).bounds, Bounds::Both);
+        c.passed(cap, root, 16, 8, 8, false);
+        // [8, 24) is now known: 12..16 lies between the two checks.
+        assert!(c.need(cap, root, 12, 4, 1, false).nothing());
+        // Another capability or root knows nothing.
+        assert_eq!(c.need(v(24), root, 8, 4, 1, false).bounds, Bounds::Both);
+        assert_eq!(c.need(cap, v(32), 8, 4, 1, false).bounds, Bounds::Both);
+    }
+
+    #[test]
+    fn alignment_follows_from_an_aligned_offset() {
+        let (cap, root) = (v(8), v(16));
+        let mut c = Checked::default();
+        c.passed(cap, root, 0, 8, 8, false);
+        c.passed(cap, root, 8, 24, 1, false);
+        assert!(!c.need(cap, root, 16, 8, 8, false).align);
+        assert!(!c.need(cap, root, 8, 4, 4, false).align);
+        assert!(c.need(cap, root, 4, 8, 8, false).align);
+        assert!(c.need(cap, root, 0, 16, 16, false).align);
+    }
+
+    #[test]
+    fn writes_need_the_readonly_test_once() {
+        let (cap, root) = (v(8), v(16));
+        let mut c = Checked::default();
+        c.passed(cap, root, 0, 8, 1, false);
+        assert!(c.need(cap, root, 0, 8, 1, true).readonly);
+        c.passed(cap, root, 0, 8, 1, true);
+        assert!(c.need(cap, root, 0, 8, 1, true).nothing());
+        c.clear();
+        let n = c.need(cap, root, 0, 8, 1, true);
+        assert!(n.readonly && n.bounds == Bounds::Both);
+    }
+
+    #[test]
+    fn far_offsets_are_not_merged() {
+        let (cap, root) = (v(8), v(16));
+        let mut c = Checked::default();
+        c.passed(cap, root, 0, 8, 1, false);
+        assert_eq!(
+            c.need(cap, root, MAX_SPAN, 8, 1, false).bounds,
+            Bounds::Both
+        );
+        c.passed(cap, root, -MAX_SPAN, 8, 1, false);
+        assert_eq!(c.need(cap, root, -8, 8, 1, false).bounds, Bounds::Lower);
+    }
+
+    #[test]
+    fn meeting_paths_keeps_what_holds_on_each() {
+        let (cap, root) = (v(8), v(16));
+        let mut a = Checked::default();
+        let mut b = Checked::default();
+        a.passed(cap, root, 0, 16, 1, true);
+        b.passed(cap, root, 8, 16, 1, false);
+        let m = Checked::meet(&[&a, &b]);
+        assert!(m.need(cap, root, 8, 8, 1, false).nothing());
+        assert_eq!(m.need(cap, root, 0, 8, 1, false).bounds, Bounds::Lower);
+        assert!(m.need(cap, root, 8, 8, 1, true).readonly);
+        let none = Checked::meet(&[&a, &Checked::default()]);
+        assert_eq!(none.need(cap, root, 0, 8, 1, false).bounds, Bounds::Both);
+    }
+}

@@ -1,0 +1,181 @@
+//! Checks implied by earlier ones on every path are left out or reduced to
+//! one end of the object (pass/src/translate/function/checked.rs); calls
+//! forget what was checked.
+
+use gimso_pass::translate::{TranslateStats, translate_module};
+use gimso_pass::{check_module, parse_module, prepare::prepare};
+use inkwell::context::Context;
+
+/// Translates `ir` and returns the statistics and the printed output.
+fn translate(ir: &str) -> (TranslateStats, String) {
+    let ctx = Context::create();
+    let m = parse_module(&ctx, ir.as_bytes(), "t.ll").expect("parses");
+    assert!(check_module(&m).is_empty());
+    prepare(&m);
+    let stats = translate_module(&m).unwrap_or_else(|d| panic!("{d:?}"));
+    m.verify().expect("verifies");
+    (stats, m.print_to_string().to_string())
+}
+
+const DECLS: &str = r#"
+%pair = type { i64, i64, i32 }
+declare void @use(ptr)
+"#;
+
+#[test]
+fn fields_of_one_struct_share_a_check() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p) {{
+  %a = getelementptr inbounds %pair, ptr %p, i64 0, i32 0
+  %b = getelementptr inbounds %pair, ptr %p, i64 0, i32 1
+  %x = load i64, ptr %a
+  %y = load i64, ptr %b
+  %z = load i64, ptr %a
+  %s = add i64 %x, %y
+  %t = add i64 %s, %z
+  ret i64 %t
+}}
+"#
+    ));
+    // The first load is checked in full, the second only against the
+    // upper end, the third not at all.
+    assert_eq!(stats.checks, 1, "{out}");
+    assert_eq!(stats.narrowed_checks, 1, "{out}");
+    assert_eq!(stats.merged_checks, 1, "{out}");
+}
+
+#[test]
+fn a_lower_field_is_checked_against_the_lower_end() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p) {{
+  %b = getelementptr inbounds i64, ptr %p, i64 1
+  %a = getelementptr inbounds i64, ptr %p, i64 -1
+  %y = load i64, ptr %b
+  %x = load i64, ptr %a
+  %s = add i64 %x, %y
+  ret i64 %s
+}}
+"#
+    ));
+    assert_eq!((stats.checks, stats.narrowed_checks), (1, 1), "{out}");
+    // The narrowed check compares the address with the capability's lower
+    // end only: one `icmp uge` of two integers.
+    assert!(out.contains("icmp uge i64 %"), "{out}");
+}
+
+#[test]
+fn a_call_forgets_what_was_checked() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p) {{
+  %x = load i64, ptr %p
+  call void @use(ptr %p)
+  %y = load i64, ptr %p
+  %s = add i64 %x, %y
+  ret i64 %s
+}}
+"#
+    ));
+    // `use` may free `p`: the second load is checked in full.
+    assert_eq!(stats.checks, 2, "{out}");
+    assert_eq!(stats.merged_checks + stats.narrowed_checks, 0, "{out}");
+}
+
+#[test]
+fn intrinsics_do_not_forget() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+define i64 @f(ptr %p, ptr %q) {{
+  %x = load i64, ptr %p
+  call void @llvm.memset.p0.i64(ptr %q, i8 0, i64 200, i1 false)
+  %y = load i64, ptr %p
+  %s = add i64 %x, %y
+  ret i64 %s
+}}
+"#
+    ));
+    assert_eq!((stats.checks, stats.merged_checks), (1, 1), "{out}");
+}
+
+#[test]
+fn writes_test_read_only_once() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define void @f(ptr %p) {{
+  %x = load i64, ptr %p
+  store i64 1, ptr %p
+  %b = getelementptr inbounds i64, ptr %p, i64 1
+  store i64 2, ptr %b
+  ret void
+}}
+"#
+    ));
+    // The first store still tests the read-only flag (the load did not);
+    // the second, one word up, only the upper end.
+    assert_eq!(stats.checks, 1, "{out}");
+    assert_eq!(stats.narrowed_checks, 2, "{out}");
+    assert_eq!(out.matches("562949953421312").count(), 1, "{out}");
+}
+
+#[test]
+fn paths_meet_on_what_both_checked() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i1 %c) {{
+entry:
+  %b = getelementptr inbounds i64, ptr %p, i64 1
+  br i1 %c, label %then, label %else
+then:
+  %x = load i64, ptr %p
+  %y = load i64, ptr %b
+  %s = add i64 %x, %y
+  br label %join
+else:
+  %z = load i64, ptr %b
+  br label %join
+join:
+  %v = phi i64 [ %s, %then ], [ %z, %else ]
+  %w = load i64, ptr %b
+  %u = load i64, ptr %p
+  %r = add i64 %v, %w
+  %t = add i64 %r, %u
+  ret i64 %t
+}}
+"#
+    ));
+    // then: full + upper; else: full; join: %b known on both paths (left
+    // out), %p only on one (checked against the lower end).
+    assert_eq!(stats.checks, 2, "{out}");
+    assert_eq!(stats.narrowed_checks, 2, "{out}");
+    assert_eq!(stats.merged_checks, 1, "{out}");
+}
+
+#[test]
+fn nothing_flows_around_a_loop() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i64 %n) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %acc = phi i64 [ 0, %entry ], [ %a2, %loop ]
+  %x = load i64, ptr %p
+  %a2 = add i64 %acc, %x
+  %j = add i64 %i, 1
+  %more = icmp ult i64 %j, %n
+  br i1 %more, label %loop, label %done
+done:
+  %y = load i64, ptr %p
+  %r = add i64 %a2, %y
+  ret i64 %r
+}}
+"#
+    ));
+    // The loop's load is checked in full (its back edge brings nothing);
+    // the exit block follows the loop, where the load passed.
+    assert_eq!((stats.checks, stats.merged_checks), (1, 1), "{out}");
+}
