@@ -78,9 +78,12 @@ define i64 @f(ptr %p) {{
 }}
 "#
     ));
-    // `use` may free `p`: the second load is checked in full.
+    // `use` may free `p`: the second load is checked in full, but `p`'s
+    // capability is known not to be null (only the first check reads the
+    // null capability's stand-in header).
     assert_eq!(stats.checks, 2, "{out}");
     assert_eq!(stats.merged_checks + stats.narrowed_checks, 0, "{out}");
+    assert_eq!(out.matches("ptr @gimso.null_header").count(), 1, "{out}");
 }
 
 #[test]

@@ -544,6 +544,7 @@ impl FnTx<'_, '_, '_> {
                 bounds: Bounds::Both,
                 align: align > 1,
                 readonly: write,
+                nonnull: false,
             },
         };
         if need.nothing() {
@@ -572,9 +573,10 @@ impl FnTx<'_, '_, '_> {
         // passes), so the check is one branch and the failure block ends
         // the path: a failed check never passes later (upper only shrinks,
         // READONLY is never cleared), so nothing joins back, the blocks
-        // merge, and the optimiser sees straight-line code. A narrowed
-        // check follows a passed one, so its capability is not null.
-        let hdr = if need.bounds == Bounds::Both {
+        // merge, and the optimiser sees straight-line code. A capability
+        // that passed a check before is not null: its header is read
+        // directly.
+        let hdr = if !need.nonnull {
             let null_hdr = self.null_header();
             let ll = &self.m.ll;
             let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));

@@ -54,6 +54,9 @@ pub(super) struct Need {
     pub align: bool,
     /// The read-only test of a write.
     pub readonly: bool,
+    /// The capability passed a check before, so it is not null (its
+    /// header can be read without the null capability's stand-in).
+    pub nonnull: bool,
 }
 
 impl Need {
@@ -78,6 +81,8 @@ pub(super) struct Checked {
     spans: HashMap<(V, V), Span>,
     /// Capabilities whose object passed a write check (not read-only).
     writable: HashSet<V>,
+    /// Capabilities that passed a check: not null, whatever calls do.
+    nonnull: HashSet<V>,
 }
 
 fn mergeable(off: i64, size: u64) -> bool {
@@ -89,10 +94,12 @@ impl Checked {
     /// alignment `align` (1: none), still has to check.
     pub fn need(&self, cap: V, root: V, off: i64, size: u64, align: u64, write: bool) -> Need {
         let readonly = write && !self.writable.contains(&cap);
+        let nonnull = self.nonnull.contains(&cap);
         let full = Need {
             bounds: Bounds::Both,
             align: align > 1,
             readonly,
+            nonnull,
         };
         if !mergeable(off, size) {
             return full;
@@ -115,11 +122,13 @@ impl Checked {
             bounds,
             align,
             readonly,
+            nonnull: true,
         }
     }
 
     /// Records that the access [`Checked::need`] was asked about passed.
     pub fn passed(&mut self, cap: V, root: V, off: i64, size: u64, align: u64, write: bool) {
+        self.nonnull.insert(cap);
         if write {
             self.writable.insert(cap);
         }
@@ -139,7 +148,8 @@ impl Checked {
         }
     }
 
-    /// Forgets everything (a call that may free or protect memory).
+    /// Forgets what a call may change (it may free or protect memory);
+    /// a capability that passed a check stays non-null.
     pub fn clear(&mut self) {
         self.spans.clear();
         self.writable.clear();
@@ -154,6 +164,7 @@ impl Checked {
         let mut out = (*first).clone();
         for other in rest {
             out.writable.retain(|c| other.writable.contains(c));
+            out.nonnull.retain(|c| other.nonnull.contains(c));
             out.spans.retain(|k, s| {
                 let Some(o) = other.spans.get(k) else {
                     return false;
@@ -220,6 +231,9 @@ mod tests {
         c.clear();
         let n = c.need(cap, root, 0, 8, 1, true);
         assert!(n.readonly && n.bounds == Bounds::Both);
+        // A call does not make the capability null again.
+        assert!(n.nonnull);
+        assert!(!Checked::default().need(cap, root, 0, 8, 1, false).nonnull);
     }
 
     #[test]
