@@ -21,8 +21,10 @@
 #                     file, 100 000 rows (300 000 inserts), Lua scale 8
 #   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
 #                     reference). "asan" adds clang -fsanitize=address.
-#   BENCH=1           time every run (best of N=3 with /usr/bin/time) and print
-#                     markdown tables of time and peak RSS against clang -O2
+#   BENCH=1           after the checked runs, time every step N=3 more times
+#                     with the variants interleaved (/usr/bin/time, best of N)
+#                     and print markdown tables of time and peak RSS against
+#                     clang -O2
 #   OPT=-O2           optimisation level of every build
 #   OUT=target/real   build and scratch directory (objects are reused while
 #                     newer than their source and compiler)
@@ -128,30 +130,62 @@ link() {
     $cc "$@" -o "$output" -lm -lpthread 2>"$output.log" || { cat "$output.log" >&2; return 1; }
 }
 
-# Timing: run_timed NAME VARIANT CMD... runs CMD (stdout to $LAST_OUT) once,
-# or N times with BENCH=1 keeping the best time and the peak RSS.
-declare -A TIME RSS
+# run_timed NAME VARIANT CMD... runs CMD once (stdout to $LAST_OUT, stderr
+# to $LAST_OUT.err) for the correctness checks that follow it. With BENCH=1
+# it also records the step; the timing pass after every build (below) runs
+# each recorded step N more times with the variants interleaved, so that the
+# machine's drift over minutes (clang's own times vary by up to 25% here)
+# falls on every variant alike.
+declare -A TIME RSS CMD OUTF NSTEP
 run_timed() {
-    local key=$1 variant=$2
+    local key=$1 variant=$2 k
     shift 2
-    local runs=1 i t best="" rss=0 line
-    [ "$BENCH" = 1 ] && runs=$N
-    for ((i = 0; i < runs; i++)); do
-        if [ "$BENCH" = 1 ]; then
-            /usr/bin/time -f "%e %M" -o "$OUT/time.txt" "$@" >"$LAST_OUT" 2>"$LAST_OUT.err" || return 1
-            line=$(tail -1 "$OUT/time.txt")
-            t=${line% *}
-            best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
-            [ "${line#* }" -gt "$rss" ] && rss=${line#* }
-        else
-            "$@" >"$LAST_OUT" 2>"$LAST_OUT.err" || return 1
-        fi
-    done
+    "$@" >"$LAST_OUT" 2>"$LAST_OUT.err" || return 1
     if [ "$BENCH" = 1 ]; then
-        TIME[$key/$variant]=$(awk -v a="${TIME[$key/$variant]:-0}" -v b="$best" 'BEGIN { print a + b }')
-        [ "$rss" -gt "${RSS[$key/$variant]:-0}" ] && RSS[$key/$variant]=$rss
+        k=$((${NSTEP[$key/$variant]:-0} + 1))
+        NSTEP[$key/$variant]=$k
+        CMD[$key/$k/$variant]=$(printf '%q ' "$@")
+        OUTF[$key/$k/$variant]=$LAST_OUT
     fi
     return 0
+}
+
+# time_steps: the timing pass. Round r runs, for each program and step, the
+# step under every variant (in reverse order on odd rounds); a step's time
+# is its best, a program's the sum of its steps' bests, its RSS the peak.
+time_steps() {
+    local r prog k v order best t line
+    declare -A BEST
+    log "timing: best of $N, variants interleaved"
+    for ((r = 0; r < N; r++)); do
+        order=$VARIANTS
+        [ $((r % 2)) = 1 ] && order=$(printf '%s\n' $VARIANTS | tac | tr '\n' ' ')
+        for prog in "${PROGRAMS[@]}"; do
+            for ((k = 1; k <= ${NSTEP[$prog/clang]:-0}; k++)); do
+                for v in $order; do
+                    [ -n "${CMD[$prog/$k/$v]:-}" ] || continue
+                    if ! eval "/usr/bin/time -f '%e %M' -o '$OUT/time.txt' ${CMD[$prog/$k/$v]}" \
+                        >"${OUTF[$prog/$k/$v]}" 2>"${OUTF[$prog/$k/$v]}.err"; then
+                        fail "$prog: timed run $k ($v)"
+                        continue
+                    fi
+                    line=$(tail -1 "$OUT/time.txt")
+                    t=${line% *}
+                    best=${BEST[$prog/$k/$v]:-}
+                    BEST[$prog/$k/$v]=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+                    [ "${line#* }" -gt "${RSS[$prog/$v]:-0}" ] && RSS[$prog/$v]=${line#* }
+                done
+            done
+        done
+    done
+    for prog in "${PROGRAMS[@]}"; do
+        for v in $VARIANTS; do
+            for ((k = 1; k <= ${NSTEP[$prog/$v]:-0}; k++)); do
+                TIME[$prog/$v]=$(awk -v a="${TIME[$prog/$v]:-0}" -v b="${BEST[$prog/$k/$v]:-}" 'BEGIN { print a + b }')
+            done
+        done
+    done
+    rm -f "$OUT"/*/bzip2/tmp/big.out
 }
 
 # same_as_reference NAME VARIANT FILE: FILE equals the clang run's copy.
@@ -256,6 +290,7 @@ for prog in "${PROGRAMS[@]}"; do
 done
 
 if [ "$BENCH" = 1 ]; then
+    time_steps
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
     echo
     echo "| program | clang $OPT s | $(for v in $VARIANTS; do [ $v = clang ] || printf '%s s | × clang | ' "$v"; done)clang RSS MiB | $(for v in $VARIANTS; do [ $v = clang ] || printf '%s RSS | × clang | ' "$v"; done)"
