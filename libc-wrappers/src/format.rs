@@ -584,6 +584,9 @@ fn convert(
             Some(Kind::Ptr) | None => CValue::None,
         },
     };
+    if flags == 0 && width.is_none() && precision.is_none() && plain(conv, length, value, out) {
+        return Ok(());
+    }
     if let CValue::Long(_) = value {
         // Every 8-byte integer modifier means `long` to glibc on x86-64;
         // `L` with an integer conversion is `long long`.
@@ -614,6 +617,48 @@ fn convert(
     c.push(conv);
     c.push(0);
     c_format(&c.buf[..c.len], value, out)
+}
+
+/// Appends `%d`, `%i`, `%u` (of an `int` or wider: `h`/`hh` truncate) or a
+/// narrow `%s` of `value` with no flags, width or precision, the commonest
+/// conversions (Lua's `tostring` of an integer is `snprintf("%lld")`),
+/// without a round trip through glibc. False for anything else, which
+/// glibc formats.
+fn plain(conv: u8, length: &[u8], value: CValue, out: &mut Vec<u8>) -> bool {
+    let int_length = matches!(length, b"" | b"l" | b"ll" | b"j" | b"z" | b"t");
+    if !(int_length && (conv != b's' || length.is_empty())) {
+        return false;
+    }
+    let (negative, magnitude) = match (conv, value) {
+        (b'd' | b'i', CValue::Int(v)) => (v < 0, i64::from(v).unsigned_abs()),
+        (b'd' | b'i', CValue::Long(v)) => (v < 0, v.unsigned_abs()),
+        (b'u', CValue::Int(v)) => (false, u64::from(v as u32)),
+        (b'u', CValue::Long(v)) => (false, v as u64),
+        (b's', CValue::Ptr(p)) if !p.is_null() => {
+            // SAFETY: a `%s` argument reaching here is the NUL-terminated
+            // private copy `convert` made in `scratch`.
+            let s = unsafe { core::ffi::CStr::from_ptr(p.cast()) };
+            out.extend_from_slice(s.to_bytes());
+            return true;
+        }
+        _ => return false,
+    };
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = magnitude;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&digits[at..]);
+    true
 }
 
 /// The `wchar_t` string at `p` (checked up to and including its NUL).
