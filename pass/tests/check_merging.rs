@@ -182,3 +182,27 @@ done:
     // the exit block follows the loop, where the load passed.
     assert_eq!((stats.checks, stats.merged_checks), (1, 1), "{out}");
 }
+
+#[test]
+fn a_second_root_skips_the_size_test_the_first_passed() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i64 %i, i64 %j) {{
+  %a = getelementptr inbounds i64, ptr %p, i64 %i
+  %b = getelementptr inbounds i64, ptr %p, i64 %j
+  %x = load i64, ptr %a
+  %y = load i64, ptr %b
+  %s = add i64 %x, %y
+  ret i64 %s
+}}
+"#
+    ));
+    // Two roots, two full checks; only the first tests that the object
+    // spans at least 8 bytes (`icmp uge` of the span).
+    assert_eq!(stats.checks, 2, "{out}");
+    let span_tests = out
+        .lines()
+        .filter(|l| l.contains("icmp uge i64") && l.ends_with(", 8"))
+        .count();
+    assert_eq!(span_tests, 1, "{out}");
+}

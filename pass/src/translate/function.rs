@@ -545,6 +545,7 @@ impl FnTx<'_, '_, '_> {
                 align: align > 1,
                 readonly: write,
                 nonnull: false,
+                wide_enough: false,
             },
         };
         if need.nothing() {
@@ -599,9 +600,16 @@ impl FnTx<'_, '_, '_> {
                 let upper = ll.load_header(hdr);
                 let span = ll.sub(upper, lower);
                 let off = ll.sub(addr, lower);
-                let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
                 let room = ll.sub(span, ll.i64c(size));
-                ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room))
+                let fits = ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room);
+                if need.wide_enough {
+                    // `span >= size` passed through this capability since
+                    // the last call: `room` does not wrap.
+                    fits
+                } else {
+                    let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
+                    ll.and(ok, fits)
+                }
             }
         };
         if need.align {
