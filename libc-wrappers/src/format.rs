@@ -476,19 +476,23 @@ impl CSpec {
         self.len += 1;
     }
 
-    fn number(&mut self, mut n: usize) {
+    fn number(&mut self, n: usize) {
         let mut digits = [0u8; 20];
-        let mut k = digits.len();
-        loop {
-            k -= 1;
-            digits[k] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &digits[k..] {
+        for &d in decimal(n as u64, &mut digits) {
             self.push(d);
+        }
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `buf`.
+fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
         }
     }
 }
@@ -643,21 +647,10 @@ fn plain(conv: u8, length: &[u8], value: CValue, out: &mut Vec<u8>) -> bool {
         }
         _ => return false,
     };
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = magnitude;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
     if negative {
         out.push(b'-');
     }
-    out.extend_from_slice(&digits[at..]);
+    out.extend_from_slice(decimal(magnitude, &mut [0; 20]));
     true
 }
 

@@ -2,20 +2,9 @@
 //! uses (pass/src/translate/function/lazy_alloca.rs), except where that is
 //! the entry block or the function calls setjmp.
 
-use gimso_pass::translate::{TranslateStats, translate_module};
-use gimso_pass::{check_module, parse_module, prepare::prepare};
-use inkwell::context::Context;
+mod common;
 
-/// Translates `ir` and returns the statistics and the printed output.
-fn translate(ir: &str) -> (TranslateStats, String) {
-    let ctx = Context::create();
-    let m = parse_module(&ctx, ir.as_bytes(), "t.ll").expect("parses");
-    assert!(check_module(&m).is_empty());
-    prepare(&m);
-    let stats = translate_module(&m).unwrap_or_else(|d| panic!("{d:?}"));
-    m.verify().expect("verifies");
-    (stats, m.print_to_string().to_string())
-}
+use common::translate;
 
 const DECLS: &str = r#"
 declare void @use(ptr)

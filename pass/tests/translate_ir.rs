@@ -1,27 +1,15 @@
 //! The translation on hand-written IR: every output verifies, and the
 //! originals are gone (only `gimso.*` symbols, runtime calls and `main`).
 
-use gimso_pass::translate::translate_module;
-use gimso_pass::{check_module, parse_module, prepare::prepare};
+mod common;
+
+use gimso_pass::parse_module;
 use inkwell::context::Context;
 
 fn translate(ir: &str) -> String {
-    let ctx = Context::create();
-    let m = parse_module(&ctx, ir.as_bytes(), "t.ll").expect("parses");
-    assert!(check_module(&m).is_empty());
-    prepare(&m);
-    let stats = translate_module(&m).unwrap_or_else(|d| {
-        panic!(
-            "{}",
-            d.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    });
+    let (stats, out) = common::translate(ir);
     assert!(stats.functions > 0);
-    m.verify().expect("verifies");
-    m.print_to_string().to_string()
+    out
 }
 
 #[test]

@@ -64,9 +64,9 @@ wrapper! {
 /// meanwhile: `buf`'s object stays allocated because this frame (scanned
 /// conservatively) holds its capability, even if another thread frees it
 /// (a freed object referenced from a stack is kept, inaccessible; exiting
-/// spills the registers for that scan). A thread
-/// that loads a pointer from the buffer during the read sees new bytes with
-/// the old capability, which still bounds every access through it.
+/// spills the registers for that scan). A thread that loads a pointer from
+/// the buffer during the read sees new bytes with the old capability, which
+/// still bounds every access through it.
 fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(*mut u8, usize) -> isize) -> i64 {
     mem::check_write(buf, n);
     let r = sys(|| f(buf.intval as *mut u8, n) as i64);

@@ -577,15 +577,15 @@ impl FnTx<'_, '_, '_> {
         // merge, and the optimiser sees straight-line code. A capability
         // that passed a check before is not null: its header is read
         // directly.
-        let hdr = if !need.nonnull {
+        let ll = &self.m.ll;
+        let own_hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
+        let hdr = if need.nonnull {
+            own_hdr
+        } else {
             let null_hdr = self.null_header();
             let ll = &self.m.ll;
             let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
-            let own_hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
             ll.select(nonnull, own_hdr, null_hdr)
-        } else {
-            let ll = &self.m.ll;
-            ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64))
         };
         let ll = &self.m.ll;
         let mut ok = match need.bounds {

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gimso_pass::{check_module, load_module};
+use gimso_pass::translate::{TranslateStats, translate_module};
+use gimso_pass::{check_module, load_module, parse_module, prepare::prepare};
 use inkwell::context::Context;
 
 /// `pass/tests/<rel>`.
@@ -67,4 +68,24 @@ pub fn line_of(source: &str, marker: &str) -> usize {
         .position(|l| l.contains(marker))
         .expect("marker present")
         + 1
+}
+
+/// Translates the IR text `ir` (which must pass the reject check) and
+/// returns the statistics and the printed, verified output.
+pub fn translate(ir: &str) -> (TranslateStats, String) {
+    let ctx = Context::create();
+    let m = parse_module(&ctx, ir.as_bytes(), "t.ll").expect("parses");
+    assert!(check_module(&m).is_empty());
+    prepare(&m);
+    let stats = translate_module(&m).unwrap_or_else(|d| {
+        panic!(
+            "{}",
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    });
+    m.verify().expect("verifies");
+    (stats, m.print_to_string().to_string())
 }
