@@ -328,7 +328,15 @@ void gimso_register_global(gimso_ptr p);
  * at a multiple of max(8, its alignment) and takes its size rounded up to 8.
  * Caps word i holds the capability of the pointer at payload bytes
  * [8i, 8i+8), and 0 where no pointer is. The return value is laid out the
- * same way from offset 0 (inline if ret_bytes <= GIMSO_CC_INLINE_BYTES). */
+ * same way from offset 0 (inline if ret_bytes <= GIMSO_CC_INLINE_BYTES).
+ *
+ * Direct entries: a compiled (non-variadic) function's body is the symbol
+ * "gimso.fd.NAME.HASH", HASH 16 hex digits of a hash of its LLVM type; it
+ * takes (t, then each argument followed by its capability if its type holds
+ * pointers) and returns {has_exception, value, value's capabilities} in
+ * registers. Compiled callers of the same type call it directly; others
+ * (and function pointers) use the generic entry, which calls the body. It
+ * is private to the compiler: C code calls the generic entry. */
 typedef struct gimso_entry_result {
     uint64_t has_exception;
     uint64_t ret_bytes;

@@ -145,3 +145,36 @@ fn shared_library_exports_the_same_functions() {
         format!("40 {}\n", gimso_abi::ABI_VERSION)
     );
 }
+
+/// The pass's list of wrapped C library names (calls to them skip the
+/// direct-call thunk) is exactly the library's `gimso.fn.*` exports.
+#[test]
+fn the_pass_knows_every_wrapper() {
+    let out = Command::new("nm")
+        .args(["--defined-only", "-g"])
+        .arg(staticlib())
+        .output()
+        .expect("run nm");
+    assert!(out.status.success());
+    let mut exported: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let name = l.split_whitespace().last()?;
+            name.strip_prefix(gimso_abi::SYMBOL_FN_PREFIX)
+                .map(str::to_owned)
+        })
+        .collect();
+    exported.sort();
+    exported.dedup();
+    let text = std::fs::read_to_string(support::root().join("pass/src/libc_names.txt"))
+        .expect("read pass/src/libc_names.txt");
+    let listed: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert!(exported.len() > 400, "found only {}", exported.len());
+    assert_eq!(
+        listed, exported,
+        "pass/src/libc_names.txt is out of date: regenerate it with the command in its header"
+    );
+}

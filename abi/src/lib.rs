@@ -251,6 +251,27 @@ impl SourceLocation {
 /// library the runtime itself links against.
 pub const SYMBOL_FN_PREFIX: &str = "gimso.fn.";
 
+/// Symbol of the direct (register) entry of compiled function `NAME` of a
+/// type whose hash is `HASH` (16 hex digits): `gimso.fd.NAME.HASH`. It is
+/// the function's body when it has one; its generic entry then reads the
+/// CC buffers and calls it.
+pub const SYMBOL_DIRECT_PREFIX: &str = "gimso.fd.";
+
+/// The C name of a compiled function's symbol (`gimso.fn.NAME` or
+/// `gimso.fd.NAME.HASH`), or `None` for any other symbol.
+pub fn compiled_function_name(symbol: &str) -> Option<&str> {
+    if let Some(name) = symbol.strip_prefix(SYMBOL_FN_PREFIX) {
+        return Some(name);
+    }
+    let rest = symbol.strip_prefix(SYMBOL_DIRECT_PREFIX)?;
+    match rest.rsplit_once('.') {
+        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Some(name)
+        }
+        _ => Some(rest),
+    }
+}
+
 /// Symbol of the capability object of global `NAME` (a variable or a
 /// function): `gimso.obj.NAME` names the 16-byte header; the payload, and so
 /// the capability's `lower`, starts 16 bytes later. For a variable the

@@ -46,7 +46,7 @@ pub fn caller_location() -> &'static SourceLocation {
             Err(_) => core::ptr::null(),
         }
     };
-    let function = name.strip_prefix(prefix).unwrap_or(name);
+    let function = gimso_abi::compiled_function_name(name).unwrap_or(name);
     Box::leak(Box::new(SourceLocation {
         file: leak(file),
         function: leak(function),

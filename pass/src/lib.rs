@@ -54,6 +54,7 @@ pub mod escape;
 pub mod intrinsics;
 pub mod inttoptr;
 mod ir;
+pub mod libc_names;
 pub mod location;
 pub mod module;
 pub mod optimize;

@@ -289,16 +289,28 @@ fn append_backtrace(s: &mut String) {
             internal(f) || runtime_export || f[0].contains("__rust")
         })
         .count();
-    for (n, f) in frames.iter().skip(skip).take(MAX_FRAMES).enumerate() {
-        let name = f[0]
+    let mut n = 0;
+    let mut previous = "";
+    for f in frames.iter().skip(skip) {
+        if n == MAX_FRAMES {
+            break;
+        }
+        let symbol = f[0]
             .trim_start()
             .split_once(": ")
             .map_or(f[0], |(_, name)| name);
-        // Compiled functions are named `gimso.fn.NAME` (gimso.h); show NAME.
-        let name = name
-            .strip_prefix(gimso_abi::SYMBOL_FN_PREFIX)
-            .unwrap_or(name);
+        // Compiled functions are `gimso.fn.NAME` and `gimso.fd.NAME.HASH`
+        // (gimso.h); show NAME.
+        let name = gimso_abi::compiled_function_name(symbol).unwrap_or(symbol);
+        // A generic entry calling its function's body is one C frame.
+        let entry_of_previous =
+            symbol.starts_with(gimso_abi::SYMBOL_FN_PREFIX) && f.len() == 1 && name == previous;
+        previous = name;
+        if entry_of_previous {
+            continue;
+        }
         let _ = writeln!(s, "  #{n:<2} {name}");
+        n += 1;
         for line in &f[1..] {
             let _ = writeln!(s, "        {}", line.trim_start());
         }

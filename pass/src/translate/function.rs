@@ -9,16 +9,16 @@ use inkwell::llvm_sys::{
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 use gimso_abi::{
-    ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, CC_INLINE_BYTES, FLAG_READONLY,
-    THREAD_CC_CAPS_OFFSET, THREAD_CC_OUTLINE_CAPS_OFFSET, THREAD_CC_OUTLINE_PAYLOAD_OFFSET,
-    THREAD_CC_PAYLOAD_OFFSET, THREAD_REQUEST_MASK, THREAD_UNWIND_FRAMES_OFFSET,
+    ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, FLAG_READONLY, THREAD_REQUEST_MASK,
+    THREAD_UNWIND_FRAMES_OFFSET,
 };
 
 use super::ModTx;
 use super::consts::{GlobalTx, Tx};
-use super::layout::{cc_layout, has_ptr, required_align, ret_bytes};
+use super::layout::{CcLayout, cc_layout, has_ptr, required_align, ret_bytes};
 use super::ll::{B, M, T, V};
 use super::runtime::{call, entry_type};
+use super::{buffers, direct};
 use crate::escape::{AllocaHome, classify_allocas};
 use crate::intrinsics::{IntrinsicClass, classify};
 use crate::inttoptr::{Cap, CapInference, Origin, infer};
@@ -40,7 +40,9 @@ struct FnTx<'a, 'b, 'ctx> {
     old: V,
     new: V,
     thread: V,
-    arg_bytes: V,
+    /// The generic entry's argument size; `None` in a direct body, whose
+    /// arguments are its parameters ([`super::direct`]).
+    arg_bytes: Option<V>,
     vals: HashMap<V, Tx>,
     block_map: HashMap<B, B>,
     /// (new predecessor, old predecessor, old successor) of every new edge.
@@ -84,7 +86,9 @@ struct FnTx<'a, 'b, 'ctx> {
 
 /// Translates the body of `old` into its new generic entry.
 pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
-    let (new, _) = m.fn_map[&old];
+    let (generic, _) = m.fn_map[&old];
+    let direct = m.direct.get(&old).map(|d| d.body);
+    let new = direct.unwrap_or(generic);
     // SAFETY: `old` is a live function of the module being translated.
     let fv: Option<FunctionValue<'ctx>> = unsafe { FunctionValue::new(old) };
     let Some(fv) = fv else { return };
@@ -104,7 +108,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         m.ll.set_subprogram(new, sp);
     }
     let thread = m.ll.param(new, 0);
-    let arg_bytes = m.ll.param(new, 2);
+    let arg_bytes = direct.is_none().then(|| m.ll.param(new, 2));
     let mut t = FnTx {
         m,
         old,
@@ -136,6 +140,10 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         end_checked: HashMap::new(),
     };
     t.run();
+    if direct.is_some() {
+        t.emit_generic_entry(generic);
+        t.m.stats.direct_bodies += 1;
+    }
 }
 
 fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
@@ -338,23 +346,45 @@ impl FnTx<'_, '_, '_> {
         }
         let layout = cc_layout(ll, &types);
         self.fixed_bytes = layout.bytes;
+        if let Some(arg_bytes) = self.arg_bytes {
+            self.buffer_params(&layout, arg_bytes);
+        } else {
+            // A direct body: (value, capability?) per parameter.
+            let values = direct::direct_params(ll, self.new, fnty);
+            for (&p, t) in params.iter().zip(values) {
+                self.set(p, t);
+            }
+        }
+        if self.uses_va_start() {
+            let bytes = self.arg_bytes.unwrap_or_else(|| self.m.ll.i64c(0));
+            let r = call(&self.m.ll, "gimso_va_start", &[self.thread, bytes]);
+            self.va_obj = Some(self.pair(r));
+        }
+        self.stack_slots();
+        self.lazy_alloca_slots();
+        self.push_frame();
+    }
+
+    /// The generic entry's arguments: `arg_bytes` checked against what the
+    /// parameters need, then each read from the CC buffers.
+    fn buffer_params(&mut self, layout: &CcLayout, arg_bytes: V) {
+        let ll = &self.m.ll;
         if layout.bytes > 0 {
             let ok = ll.icmp(
                 LLVMIntPredicate::LLVMIntUGE,
-                self.arg_bytes,
+                arg_bytes,
                 ll.i64c(layout.bytes),
             );
             let site = self.site_for_function();
             let needed = self.m.ll.i64c(layout.bytes);
-            let given = self.arg_bytes;
             self.guard(ok, |s| {
-                call(&s.m.ll, "gimso_arg_size_failed", &[needed, given, site]);
+                call(&s.m.ll, "gimso_arg_size_failed", &[needed, arg_bytes, site]);
                 s.m.ll.unreachable();
                 true
             });
         }
-        let (payload, caps) = self.arg_buffers(self.arg_bytes);
-        let _ = fnty;
+        let (payload, caps) = self.arg_buffers(arg_bytes);
+        let params = self.m.ll.params(self.old);
         for (i, &p) in params.iter().enumerate() {
             let off = layout.offsets[i];
             let t = if let Some(bt) = self.m.ll.param_byval(self.old, i as u32) {
@@ -375,11 +405,10 @@ impl FnTx<'_, '_, '_> {
             };
             self.set(p, t);
         }
-        if self.uses_va_start() {
-            let r = call(&self.m.ll, "gimso_va_start", &[self.thread, self.arg_bytes]);
-            self.va_obj = Some(self.pair(r));
-        }
-        // Private stack slots: zeroed allocas in the entry block.
+    }
+
+    /// Private stack slots: zeroed allocas in the entry block.
+    fn stack_slots(&mut self) {
         let homes: Vec<(V, AllocaHome)> = self.homes.iter().map(|(k, v)| (*k, v.clone())).collect();
         for (a, home) in homes {
             if home != AllocaHome::Stack {
@@ -407,8 +436,6 @@ impl FnTx<'_, '_, '_> {
             );
             self.m.stats.stack_allocas += 1;
         }
-        self.lazy_alloca_slots();
-        self.push_frame();
     }
 
     fn site_for_function(&mut self) -> V {
@@ -443,44 +470,13 @@ impl FnTx<'_, '_, '_> {
 
     /// The CC buffers holding `bytes` of arguments or return value.
     fn arg_buffers(&mut self, bytes: V) -> (V, V) {
-        let ll = &self.m.ll;
-        let inline_p = ll.gep_i8c(self.thread, THREAD_CC_PAYLOAD_OFFSET as u64);
-        let inline_c = ll.gep_i8c(self.thread, THREAD_CC_CAPS_OFFSET as u64);
-        if let Some(n) = ll.const_int_value(bytes) {
-            if n <= CC_INLINE_BYTES as u64 {
-                return (inline_p, inline_c);
-            }
-        }
-        let out_p = ll.load(
-            ll.ptr(),
-            ll.gep_i8c(self.thread, THREAD_CC_OUTLINE_PAYLOAD_OFFSET as u64),
-            8,
-        );
-        let out_c = ll.load(
-            ll.ptr(),
-            ll.gep_i8c(self.thread, THREAD_CC_OUTLINE_CAPS_OFFSET as u64),
-            8,
-        );
-        let small = ll.icmp(
-            LLVMIntPredicate::LLVMIntULE,
-            bytes,
-            ll.i64c(CC_INLINE_BYTES as u64),
-        );
-        (
-            ll.select(small, inline_p, out_p),
-            ll.select(small, inline_c, out_c),
-        )
+        buffers::arg_buffers(&self.m.ll, self.thread, bytes)
     }
 
     /// Buffers for writing `bytes` (known statically): the outline ones
     /// are grown first when needed.
     fn write_buffers(&mut self, bytes: u64) -> (V, V) {
-        if bytes > CC_INLINE_BYTES as u64 {
-            let n = self.m.ll.i64c(bytes);
-            call(&self.m.ll, "gimso_cc_outline", &[self.thread, n]);
-        }
-        let n = self.m.ll.i64c(bytes);
-        self.arg_buffers(n)
+        buffers::write_buffers(&self.m.ll, self.thread, bytes)
     }
 
     fn pair(&self, r: V) -> Tx {
@@ -1029,105 +1025,17 @@ impl FnTx<'_, '_, '_> {
 
     /// Reads a value of `ty` from CC buffer offset `off`.
     fn read_buf(&mut self, ty: T, payload: V, caps: V, off: u64) -> Tx {
-        let ll = &self.m.ll;
-        let int = ll.load(ty, ll.gep_i8c(payload, off), 8);
-        if !has_ptr(ll, ty) {
-            return Tx::plain(int);
-        }
-        let cap = self.read_caps(ty, caps, off);
-        Tx {
-            int,
-            cap: Some(cap),
-        }
-    }
-
-    fn read_caps(&mut self, ty: T, caps: V, off: u64) -> V {
-        let ll = &self.m.ll;
-        match ll.kind(ty) {
-            LLVMTypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
-            LLVMTypeKind::LLVMStructTypeKind => {
-                let mut acc = ll.zero(ty);
-                for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
-                    if !has_ptr(&self.m.ll, f) {
-                        continue;
-                    }
-                    let fo = self.m.ll.field_offset(ty, i as u32);
-                    let c = self.read_caps(f, caps, off + fo);
-                    acc = self.m.ll.insert_value(acc, c, i as u32);
-                }
-                acc
-            }
-            LLVMTypeKind::LLVMArrayTypeKind => {
-                let e = ll.elem_ty(ty);
-                let stride = ll.size_of(e);
-                let mut acc = ll.zero(ty);
-                for i in 0..ll.array_len(ty) {
-                    let c = self.read_caps(e, caps, off + i * stride);
-                    acc = self.m.ll.insert_value(acc, c, i as u32);
-                }
-                acc
-            }
-            _ => {
-                let mut acc = ll.zero(ty);
-                for i in 0..u64::from(ll.vector_len(ty)) {
-                    let ll = &self.m.ll;
-                    let c = ll.load(ll.ptr(), ll.gep_i8c(caps, off + i * 8), 8);
-                    acc = ll.insert_element(acc, c, ll.i32c(i));
-                }
-                acc
-            }
-        }
+        buffers::read_value(&self.m.ll, ty, payload, caps, off)
     }
 
     /// Writes `v` of `ty` at CC buffer offset `off` (capability words of
     /// its span must already be zero).
     fn write_buf(&mut self, ty: T, v: Tx, payload: V, caps: V, off: u64) {
-        let ll = &self.m.ll;
-        ll.store(v.int, ll.gep_i8c(payload, off), 8);
-        if let Some(c) = v.cap {
-            self.write_caps(ty, c, caps, off);
-        }
-    }
-
-    fn write_caps(&mut self, ty: T, c: V, caps: V, off: u64) {
-        let ll = &self.m.ll;
-        match ll.kind(ty) {
-            LLVMTypeKind::LLVMPointerTypeKind => {
-                ll.store(c, ll.gep_i8c(caps, off), 8);
-            }
-            LLVMTypeKind::LLVMStructTypeKind => {
-                for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
-                    if !has_ptr(&self.m.ll, f) {
-                        continue;
-                    }
-                    let fo = self.m.ll.field_offset(ty, i as u32);
-                    let e = self.m.ll.extract_value(c, i as u32);
-                    self.write_caps(f, e, caps, off + fo);
-                }
-            }
-            LLVMTypeKind::LLVMArrayTypeKind => {
-                let e_ty = ll.elem_ty(ty);
-                let stride = ll.size_of(e_ty);
-                for i in 0..ll.array_len(ty) {
-                    let e = self.m.ll.extract_value(c, i as u32);
-                    self.write_caps(e_ty, e, caps, off + i * stride);
-                }
-            }
-            _ => {
-                for i in 0..u64::from(ll.vector_len(ty)) {
-                    let ll = &self.m.ll;
-                    let e = ll.extract_element(c, ll.i32c(i));
-                    ll.store(e, ll.gep_i8c(caps, off + i * 8), 8);
-                }
-            }
-        }
+        buffers::write_value(&self.m.ll, ty, v, payload, caps, off);
     }
 
     fn zero_caps(&self, caps: V, bytes: u64) {
-        if bytes > 0 {
-            let ll = &self.m.ll;
-            ll.memset(caps, ll.const_int(ll.i8(), 0), ll.i64c(bytes), 8);
-        }
+        buffers::zero_caps(&self.m.ll, caps, bytes);
     }
 }
 
@@ -1176,9 +1084,7 @@ impl FnTx<'_, '_, '_> {
                 // The value is ignored (spec "Resume"): the exception in
                 // flight is the runtime's.
                 self.pop_frame();
-                let ll = &self.m.ll;
-                let r = ll.const_struct(&[ll.i64c(1), ll.i64c(0)]);
-                ll.ret(r);
+                self.return_with(true, None);
             }
             LLVMVAArg => {
                 self.error(
@@ -1637,6 +1543,15 @@ impl FnTx<'_, '_, '_> {
             let a = self.m.ll.operand(inst, i);
             args.push(self.tx(a));
         }
+        if !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
+            let target = self.m.direct_callee(callee, fnty);
+            // Making a thunk moved the builder's location.
+            self.set_loc(inst);
+            if let Some(target) = target {
+                self.direct_call(inst, target, fnty, &args);
+                return;
+            }
+        }
         let (entry, lower) = if let Some(&(entry, obj)) = self
             .m
             .fn_map
@@ -1699,6 +1614,82 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// A call through a direct entry ([`super::direct`]): arguments and
+    /// result in registers.
+    fn direct_call(&mut self, inst: V, target: V, fnty: T, args: &[Tx]) {
+        self.m.stats.direct_calls += 1;
+        self.set_frame_lsda(inst);
+        let ll = &self.m.ll;
+        let values = direct::direct_args(ll, fnty, self.thread, args);
+        let r = ll.call(direct::direct_type(ll, fnty), target, &values);
+        self.unwind_check(inst, r);
+        if let Some(t) = direct::direct_value(&self.m.ll, fnty, r) {
+            self.set(inst, t);
+        }
+        if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+            let normal = self.m.ll.successors(inst)[0];
+            self.edge_to(normal);
+        }
+    }
+
+    /// The generic entry of a function with a direct body: checks the
+    /// argument size, reads the CC buffers, calls the body and writes its
+    /// result back (or returns unwinding).
+    fn emit_generic_entry(&mut self, generic: V) {
+        let site = self.site_for_function();
+        let body = self.new;
+        self.new = generic;
+        self.thread = self.m.ll.param(generic, 0);
+        let arg_bytes = self.m.ll.param(generic, 2);
+        let ll = &self.m.ll;
+        let entry = ll.append_block(generic, "gimso.entry");
+        ll.position_at_end(entry);
+        ll.set_debug_loc(std::ptr::null_mut());
+        let fnty = ll.function_type_of(self.old);
+        let types = ll.fn_params(fnty);
+        let layout = cc_layout(ll, &types);
+        if layout.bytes > 0 {
+            let ok = ll.icmp(
+                LLVMIntPredicate::LLVMIntUGE,
+                arg_bytes,
+                ll.i64c(layout.bytes),
+            );
+            let needed = ll.i64c(layout.bytes);
+            self.guard(ok, |s| {
+                call(&s.m.ll, "gimso_arg_size_failed", &[needed, arg_bytes, site]);
+                s.m.ll.unreachable();
+                true
+            });
+        }
+        let (payload, caps) = self.arg_buffers(arg_bytes);
+        let mut args = Vec::new();
+        for (i, &ty) in types.iter().enumerate() {
+            args.push(self.read_buf(ty, payload, caps, layout.offsets[i]));
+        }
+        let ll = &self.m.ll;
+        let values = direct::direct_args(ll, fnty, self.thread, &args);
+        let r = ll.call(direct::direct_type(ll, fnty), body, &values);
+        let threw = ll.icmp(
+            LLVMIntPredicate::LLVMIntNE,
+            ll.extract_value(r, 0),
+            ll.i64c(0),
+        );
+        let (exc, cont) = (ll.append_block(generic, ""), ll.append_block(generic, ""));
+        ll.cond_br(threw, exc, cont);
+        ll.position_at_end(exc);
+        ll.ret(ll.const_struct(&[ll.i64c(1), ll.i64c(0)]));
+        ll.position_at_end(cont);
+        let ret_ty = ll.fn_ret(fnty);
+        let bytes = ret_bytes(ll, ret_ty);
+        if let Some(t) = direct::direct_value(ll, fnty, r) {
+            let (payload, caps) = self.write_buffers(bytes);
+            self.zero_caps(caps, bytes);
+            self.write_buf(ret_ty, t, payload, caps, 0);
+        }
+        let ll = &self.m.ll;
+        ll.ret(ll.const_struct(&[ll.i64c(0), ll.i64c(bytes)]));
+    }
+
     /// The inline call check: a function capability whose entry word is
     /// the intval; the runtime reports anything else.
     fn check_call(&mut self, int: V, cap: V, site: V) {
@@ -1730,9 +1721,7 @@ impl FnTx<'_, '_, '_> {
     fn tx_ret(&mut self, inst: V) {
         if self.m.ll.num_operands(inst) == 0 {
             self.pop_frame();
-            let ll = &self.m.ll;
-            let r = ll.const_struct(&[ll.i64c(0), ll.i64c(0)]);
-            ll.ret(r);
+            self.return_with(false, None);
             return;
         }
         let ll = &self.m.ll;
@@ -1740,12 +1729,34 @@ impl FnTx<'_, '_, '_> {
         let ty = ll.type_of(v);
         let bytes = ret_bytes(ll, ty);
         let t = self.tx(v);
+        if self.arg_bytes.is_none() {
+            self.pop_frame();
+            self.return_with(false, Some(t));
+            return;
+        }
         let (payload, caps) = self.write_buffers(bytes);
         self.zero_caps(caps, bytes);
         self.write_buf(ty, t, payload, caps, 0);
         self.pop_frame();
+        self.return_with(false, None);
+    }
+
+    /// Returns from the body: unwinding, or normally with nothing or with
+    /// `value` (a direct body only; a generic entry has written its value
+    /// to the CC buffers, and `bytes` is read from the function's type).
+    pub(super) fn return_with(&mut self, exception: bool, value: Option<Tx>) {
         let ll = &self.m.ll;
-        let r = ll.const_struct(&[ll.i64c(0), ll.i64c(bytes)]);
+        let fnty = ll.function_type_of(self.old);
+        let r = if self.arg_bytes.is_none() {
+            direct::direct_result(ll, fnty, exception, value)
+        } else {
+            let bytes = if exception {
+                0
+            } else {
+                ret_bytes(ll, ll.fn_ret(fnty))
+            };
+            ll.const_struct(&[ll.i64c(u64::from(exception)), ll.i64c(bytes)])
+        };
         ll.ret(r);
     }
 

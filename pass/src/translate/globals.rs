@@ -83,6 +83,7 @@ impl ModTx<'_, '_> {
                 self.ll.set_visibility_of(entry, f);
                 self.ll.set_visibility_of(obj, f);
                 self.ll.copy_safe_fn_attrs(f, entry);
+                self.declare_direct(f, &name, linkage);
                 let upper = self.ll.const_gep_i8(obj, 16);
                 let init = self
                     .ll

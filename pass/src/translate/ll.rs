@@ -112,6 +112,29 @@ impl Ll {
         // SAFETY: types of this context (invariant).
         unsafe { LLVMFunctionType(ret, p.as_mut_ptr(), p.len() as u32, vararg as i32) }
     }
+    pub fn is_vararg(&self, fnty: T) -> bool {
+        // SAFETY: `fnty` is a live function type (invariant).
+        unsafe { LLVMIsFunctionVarArg(fnty) != 0 }
+    }
+    /// The textual form of `ty` (`i32 (ptr, i64)`).
+    pub fn type_string(&self, ty: T) -> String {
+        // SAFETY: live type; the returned message is copied, then freed.
+        unsafe {
+            let p = LLVMPrintTypeToString(ty);
+            let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+            LLVMDisposeMessage(p);
+            s
+        }
+    }
+    pub fn fn_params(&self, fnty: T) -> Vec<T> {
+        // SAFETY: `fnty` is a function type; the buffer has room for its params.
+        unsafe {
+            let n = LLVMCountParamTypes(fnty) as usize;
+            let mut v = vec![std::ptr::null_mut(); n];
+            LLVMGetParamTypes(fnty, v.as_mut_ptr());
+            v
+        }
+    }
     pub fn kind(&self, ty: T) -> LLVMTypeKind {
         // SAFETY: live type (invariant).
         unsafe { LLVMGetTypeKind(ty) }
@@ -380,6 +403,10 @@ impl Ll {
     pub fn is_thread_local(&self, g: V) -> bool {
         // SAFETY: `g` is a global variable.
         unsafe { LLVMIsThreadLocal(g) != 0 }
+    }
+    pub fn set_visibility(&self, g: V, v: inkwell::llvm_sys::LLVMVisibility) {
+        // SAFETY: `g` is a global value.
+        unsafe { LLVMSetVisibility(g, v) }
     }
     pub fn set_visibility_of(&self, to: V, from: V) {
         // SAFETY: both are global values.

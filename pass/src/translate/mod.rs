@@ -15,7 +15,9 @@
 //!   [`function`]: instruction-by-instruction translation of one body;
 //!   [`globals`]: objects, module start-up and `main`.
 
+mod buffers;
 mod consts;
+mod direct;
 mod eh;
 mod function;
 mod globals;
@@ -38,6 +40,11 @@ use ll::{B, Ll, V};
 pub struct TranslateStats {
     /// Functions given a generic entry.
     pub functions: usize,
+    /// Of those, the ones whose body has a direct (register) entry.
+    pub direct_bodies: usize,
+    /// Calls made through a direct entry (to a body here, or to a thunk
+    /// the linker replaces with the body when the types agree).
+    pub direct_calls: usize,
     /// Global variables turned into capability objects.
     pub globals: usize,
     /// Inline access checks emitted.
@@ -70,6 +77,8 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub sites: SiteTable<'ctx>,
     /// Original function → (its new entry, its object's header symbol).
     pub fn_map: HashMap<V, (V, V)>,
+    /// Original function defined here → its direct body ([`direct`]).
+    pub direct: HashMap<V, direct::Direct>,
     /// Original global variable or alias → what it became.
     pub obj_map: HashMap<V, GlobalTx>,
     /// Original `landingpad` → its LSDA constant (an original global).
@@ -131,6 +140,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         module,
         sites: SiteTable::new(module),
         fn_map: HashMap::new(),
+        direct: HashMap::new(),
         obj_map: HashMap::new(),
         static_objects: HashMap::new(),
         tls_objects: HashSet::new(),

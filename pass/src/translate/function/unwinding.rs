@@ -137,9 +137,8 @@ impl FnTx<'_, '_, '_> {
         let b = self.m.ll.append_block(self.new, "gimso.unwind");
         self.m.ll.position_at_end(b);
         self.pop_frame();
-        let ll = &self.m.ll;
-        ll.ret(ll.const_struct(&[ll.i64c(1), ll.i64c(0)]));
-        ll.position_at_end(here);
+        self.return_with(true, None);
+        self.m.ll.position_at_end(here);
         self.unwind_exit = Some(b);
         b
     }

@@ -1,0 +1,267 @@
+//! Direct calls (DESIGN §6, "a fast register entry guarded by a signature
+//! hash"): a compiled function's body takes its arguments and returns its
+//! value in registers, each pointer as two values (intval, lower), instead
+//! of through the thread's CC buffers.
+//!
+//! - A function `f` of type `S` defined here (not variadic, no `byval`
+//!   parameter) gets its body as `gimso.fd.f.H`, `H` a hash of `S`, with
+//!   type `{i64 exception, R, R-capability} (ptr thread, a0, a0-capability,
+//!   …)` (capability slots only for types that hold pointers). Its generic
+//!   entry `gimso.fn.f` stays the semantic reference: it checks the
+//!   argument size, reads the buffers, calls the body and writes the result.
+//! - A call whose function type is exactly `S` calls `gimso.fd.f.H`. The
+//!   types agree, so no size check is needed: that is the whole point of
+//!   putting the type's hash in the symbol. A call to a function declared
+//!   here and defined elsewhere references `gimso.fd.f.H'` for the call's own
+//!   type and defines it as a weak thunk that goes through the generic
+//!   entry (with its checks). When the definition has that very type, its
+//!   strong symbol replaces the thunk at link time; when the declaration
+//!   lies about the type (K&R C, a wrong `extern`), the thunk stays and the
+//!   generic entry reports the mismatch as before. C library functions
+//!   (wrappers in the runtime with generic entries only) are called the
+//!   generic way directly.
+//! - A weak (`__attribute__((weak))`) definition may be replaced by a
+//!   definition of another type: its body stays private and calls to it
+//!   use the generic entry, which the linker resolves. ODR definitions (C++
+//!   inline functions) have one type everywhere and bind directly.
+
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMTypeKind, LLVMVisibility};
+
+use gimso_abi::SYMBOL_DIRECT_PREFIX;
+
+use super::ModTx;
+use super::buffers;
+use super::consts::Tx;
+use super::layout::{cc_layout, has_ptr, ret_bytes};
+use super::ll::{Ll, T, V};
+use super::runtime::{call, entry_type};
+
+/// A function defined here with a direct body.
+#[derive(Clone, Copy)]
+pub struct Direct {
+    /// The body `gimso.fd.NAME.HASH`.
+    pub body: V,
+    /// Whether calls in this module may go straight to `body` (false for
+    /// weak definitions another module may replace).
+    pub bind: bool,
+}
+
+/// Whether functions of type `fnty` can be called directly: not variadic,
+/// every parameter and the result a sized first-class type.
+pub fn signature_ok(ll: &Ll, fnty: T) -> bool {
+    if ll.is_vararg(fnty) {
+        return false;
+    }
+    let ret = ll.fn_ret(fnty);
+    let ret_ok = ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind || ll.is_sized(ret);
+    ret_ok && ll.fn_params(fnty).iter().all(|&p| ll.is_sized(p))
+}
+
+/// The direct entry type for original function type `fnty`.
+pub fn direct_type(ll: &Ll, fnty: T) -> T {
+    let mut params = vec![ll.ptr()];
+    for p in ll.fn_params(fnty) {
+        params.push(p);
+        if has_ptr(ll, p) {
+            params.push(p);
+        }
+    }
+    ll.fn_ty(direct_ret_type(ll, fnty), &params, false)
+}
+
+/// `{i64 exception}`, `{i64, R}` or `{i64, R, R}` (the second `R` the
+/// capabilities of a result that holds pointers).
+fn direct_ret_type(ll: &Ll, fnty: T) -> T {
+    let ret = ll.fn_ret(fnty);
+    if ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
+        ll.struct_ty(&[ll.i64()])
+    } else if has_ptr(ll, ret) {
+        ll.struct_ty(&[ll.i64(), ret, ret])
+    } else {
+        ll.struct_ty(&[ll.i64(), ret])
+    }
+}
+
+/// The return value of a direct entry: the exception flag and, unless the
+/// function returns void, `value` (zero when unwinding).
+pub fn direct_result(ll: &Ll, fnty: T, exception: bool, value: Option<Tx>) -> V {
+    let rty = ll.fn_ret(fnty);
+    let sty = direct_ret_type(ll, fnty);
+    let mut agg = ll.zero(sty);
+    agg = ll.insert_value(agg, ll.i64c(u64::from(exception)), 0);
+    if ll.kind(rty) != LLVMTypeKind::LLVMVoidTypeKind {
+        if let Some(v) = value {
+            agg = ll.insert_value(agg, v.int, 1);
+            if has_ptr(ll, rty) {
+                let cap = v.cap.unwrap_or_else(|| ll.zero(rty));
+                agg = ll.insert_value(agg, cap, 2);
+            }
+        }
+    }
+    agg
+}
+
+/// The value a direct call returned (`r` its result struct).
+pub fn direct_value(ll: &Ll, fnty: T, r: V) -> Option<Tx> {
+    let rty = ll.fn_ret(fnty);
+    if ll.kind(rty) == LLVMTypeKind::LLVMVoidTypeKind {
+        return None;
+    }
+    Some(Tx {
+        int: ll.extract_value(r, 1),
+        cap: has_ptr(ll, rty).then(|| ll.extract_value(r, 2)),
+    })
+}
+
+/// The arguments of a direct call: the thread, then each value with its
+/// capability when its type holds pointers.
+pub fn direct_args(ll: &Ll, fnty: T, thread: V, args: &[Tx]) -> Vec<V> {
+    let mut out = vec![thread];
+    for (&ty, t) in ll.fn_params(fnty).iter().zip(args) {
+        out.push(t.int);
+        if has_ptr(ll, ty) {
+            out.push(t.cap.unwrap_or_else(|| ll.zero(ty)));
+        }
+    }
+    out
+}
+
+/// The parameters of direct entry `f` (of original type `fnty`) as values
+/// with their capabilities.
+pub fn direct_params(ll: &Ll, f: V, fnty: T) -> Vec<Tx> {
+    let mut k = 1;
+    let mut out = Vec::new();
+    for ty in ll.fn_params(fnty) {
+        let int = ll.param(f, k);
+        let cap = has_ptr(ll, ty).then(|| ll.param(f, k + 1));
+        k += if cap.is_some() { 2 } else { 1 };
+        out.push(Tx { int, cap });
+    }
+    out
+}
+
+/// `gimso.fd.NAME.HASH`: the hash (64-bit FNV-1a of the type's text) keeps
+/// functions of different types apart at link time.
+pub fn direct_symbol(ll: &Ll, name: &str, fnty: T) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in ll.type_string(fnty).bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    format!("{SYMBOL_DIRECT_PREFIX}{name}.{h:016x}")
+}
+
+impl ModTx<'_, '_> {
+    /// Gives function `f` (defined here, named `name`, translated to
+    /// linkage `linkage`) a direct body when its signature allows.
+    pub fn declare_direct(&mut self, f: V, name: &str, linkage: LLVMLinkage) {
+        use LLVMLinkage::*;
+        let fnty = self.ll.function_type_of(f);
+        let byval =
+            (0..self.ll.fn_params(fnty).len() as u32).any(|i| self.ll.param_byval(f, i).is_some());
+        if byval || !signature_ok(&self.ll, fnty) {
+            return;
+        }
+        let (body_linkage, bind) = match self.ll.linkage(f) {
+            LLVMExternalLinkage => (linkage, true),
+            LLVMInternalLinkage | LLVMPrivateLinkage => (LLVMInternalLinkage, true),
+            // One definition by rule: the same type everywhere.
+            LLVMLinkOnceODRLinkage | LLVMWeakODRLinkage => (LLVMWeakAnyLinkage, true),
+            _ => (LLVMInternalLinkage, false),
+        };
+        let sym = direct_symbol(&self.ll, name, fnty);
+        let body = self.ll.add_function(&sym, direct_type(&self.ll, fnty));
+        self.ll.set_linkage(body, body_linkage);
+        if body_linkage != LLVMInternalLinkage {
+            self.ll.set_visibility_of(body, f);
+        }
+        self.ll.copy_safe_fn_attrs(f, body);
+        self.direct.insert(f, Direct { body, bind });
+    }
+
+    /// The direct entry a call of type `fnty` to `callee` (an original
+    /// function) may use, with its type; `None` means the generic entry.
+    pub fn direct_callee(&mut self, callee: V, fnty: T) -> Option<V> {
+        if let Some(d) = self.direct.get(&callee) {
+            let same = self.ll.function_type_of(callee) == fnty;
+            return (d.bind && same).then_some(d.body);
+        }
+        if !self.ll.is_declaration(callee)
+            || self.ll.linkage(callee) != LLVMLinkage::LLVMExternalLinkage
+            || !signature_ok(&self.ll, fnty)
+        {
+            return None;
+        }
+        let (entry, obj) = *self.fn_map.get(&callee)?;
+        let name = self.ll.name(entry);
+        let name = name.strip_prefix(gimso_abi::SYMBOL_FN_PREFIX)?.to_owned();
+        if crate::libc_names::is_libc(&name) {
+            return None;
+        }
+        let sym = direct_symbol(&self.ll, &name, fnty);
+        if let Some(f) = self.ll.get_function(&sym) {
+            return Some(f);
+        }
+        Some(self.thunk(&sym, fnty, entry, obj))
+    }
+
+    /// A weak `sym` of type [`direct_type`]`(fnty)` that calls the generic
+    /// `entry` (of function object `obj`): what a direct call to a function
+    /// defined elsewhere runs unless the definition has the same type.
+    fn thunk(&mut self, sym: &str, fnty: T, entry: V, obj: V) -> V {
+        let ll = &self.ll;
+        let f = ll.add_function(sym, direct_type(ll, fnty));
+        ll.set_linkage(f, LLVMLinkage::LLVMWeakAnyLinkage);
+        ll.set_visibility(f, LLVMVisibility::LLVMHiddenVisibility);
+        let saved = ll.insert_block();
+        let b = ll.append_block(f, "entry");
+        ll.position_at_end(b);
+        ll.set_debug_loc(std::ptr::null_mut());
+        let thread = ll.param(f, 0);
+        let types = ll.fn_params(fnty);
+        let layout = cc_layout(ll, &types);
+        let (payload, caps) = buffers::write_buffers(ll, thread, layout.bytes);
+        buffers::zero_caps(ll, caps, layout.bytes);
+        for (i, (&ty, t)) in types.iter().zip(direct_params(ll, f, fnty)).enumerate() {
+            buffers::write_value(ll, ty, t, payload, caps, layout.offsets[i]);
+        }
+        let lower = ll.const_gep_i8(obj, 16);
+        let r = ll.call(
+            entry_type(ll),
+            entry,
+            &[thread, lower, ll.i64c(layout.bytes)],
+        );
+        let threw = ll.icmp(
+            LLVMIntPredicate::LLVMIntNE,
+            ll.extract_value(r, 0),
+            ll.i64c(0),
+        );
+        let (exc, cont) = (ll.append_block(f, ""), ll.append_block(f, ""));
+        ll.cond_br(threw, exc, cont);
+        ll.position_at_end(exc);
+        ll.ret(direct_result(ll, fnty, true, None));
+        ll.position_at_end(cont);
+        let rty = ll.fn_ret(fnty);
+        let expected = ret_bytes(ll, rty);
+        let value = (expected > 0).then(|| {
+            let got = ll.extract_value(r, 1);
+            let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, got, ll.i64c(expected));
+            let (bad, good) = (ll.append_block(f, ""), ll.append_block(f, ""));
+            ll.cond_br(ok, good, bad);
+            ll.position_at_end(bad);
+            call(
+                ll,
+                "gimso_ret_size_failed",
+                &[ll.i64c(expected), got, ll.null_ptr()],
+            );
+            ll.unreachable();
+            ll.position_at_end(good);
+            let (payload, caps) = buffers::arg_buffers(ll, thread, got);
+            buffers::read_value(ll, rty, payload, caps, 0)
+        });
+        ll.ret(direct_result(ll, fnty, false, value));
+        if !saved.is_null() {
+            ll.position_at_end(saved);
+        }
+        f
+    }
+}

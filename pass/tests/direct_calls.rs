@@ -1,0 +1,220 @@
+//! Direct (register) entries (pass/src/translate/direct.rs): which bodies
+//! get one, which calls use it, and what stays on the generic entry.
+
+mod common;
+
+use common::translate;
+
+/// The lines of `out` that define or call `symbol`.
+fn mentions<'a>(out: &'a str, symbol: &str) -> Vec<&'a str> {
+    out.lines().filter(|l| l.contains(symbol)).collect()
+}
+
+/// The `define` line of the function whose name starts with `prefix`.
+fn define_line<'a>(out: &'a str, prefix: &str) -> Option<&'a str> {
+    out.lines()
+        .find(|l| l.starts_with("define") && l.contains(&format!("@{prefix}")))
+}
+
+/// The text of the function whose `define` line names `@prefix...`.
+fn function<'a>(out: &'a str, prefix: &str) -> &'a str {
+    let line = define_line(out, prefix).unwrap_or_else(|| panic!("no {prefix}: {out}"));
+    let start = out.find(line).unwrap();
+    let end = start + out[start..].find("\n}").unwrap();
+    &out[start..end]
+}
+
+#[test]
+fn a_call_of_the_defined_type_goes_to_the_body_in_registers() {
+    let (stats, out) = translate(
+        r#"
+define internal ptr @next(ptr %p, i32 %n) {
+  %q = getelementptr i8, ptr %p, i32 %n
+  ret ptr %q
+}
+define ptr @caller(ptr %p) {
+  %r = call ptr @next(ptr %p, i32 4)
+  ret ptr %r
+}
+"#,
+    );
+    assert_eq!(stats.direct_bodies, 2, "{out}");
+    assert_eq!(stats.direct_calls, 1, "{out}");
+    // The body takes (thread, p, p's capability, n) and returns
+    // {exception, value, capability}.
+    let body = define_line(&out, "gimso.fd.next.").expect("a direct body");
+    assert!(
+        body.starts_with("define internal { i64, ptr, ptr } @")
+            && body.contains("(ptr %0, ptr %1, ptr %2, i32 %3)"),
+        "{body}"
+    );
+    // The caller calls it with no CC-buffer traffic.
+    let caller = function(&out, "gimso.fd.caller.");
+    assert!(
+        caller.contains("call { i64, ptr, ptr } @gimso.fd.next."),
+        "{caller}"
+    );
+    assert!(!caller.contains("gimso.fn.next"), "{caller}");
+    // The generic entry checks the argument size, reads the buffers and
+    // calls the body.
+    let entry = function(&out, "gimso.fn.next(");
+    assert!(entry.contains("gimso_arg_size_failed"), "{entry}");
+    assert!(
+        entry.contains("call { i64, ptr, ptr } @gimso.fd.next."),
+        "{entry}"
+    );
+}
+
+#[test]
+fn a_call_of_another_type_uses_the_generic_entry() {
+    // K&R style: the call's type is not the function's.
+    let (stats, out) = translate(
+        r#"
+define i64 @f(i64 %a, i64 %b) {
+  %s = add i64 %a, %b
+  ret i64 %s
+}
+define i32 @g() {
+  %r = call i32 @f(i32 1)
+  ret i32 %r
+}
+"#,
+    );
+    assert_eq!(stats.direct_calls, 0, "{out}");
+    let g = function(&out, "gimso.fd.g.");
+    assert!(g.contains("@gimso.fn.f("), "{g}");
+}
+
+#[test]
+fn a_function_defined_elsewhere_is_called_through_a_weak_thunk() {
+    let (stats, out) = translate(
+        r#"
+declare i64 @elsewhere(ptr, i64)
+define i64 @g(ptr %p) {
+  %r = call i64 @elsewhere(ptr %p, i64 3)
+  ret i64 %r
+}
+"#,
+    );
+    assert_eq!(stats.direct_calls, 1, "{out}");
+    let thunk = define_line(&out, "gimso.fd.elsewhere.").expect("a thunk");
+    assert!(
+        thunk.starts_with("define weak hidden { i64, i64 } @"),
+        "{thunk}"
+    );
+    // The thunk writes the buffers and calls the generic entry, with the
+    // return size check.
+    let body = function(&out, "gimso.fd.elsewhere.");
+    assert!(body.contains("@gimso.fn.elsewhere("), "{body}");
+    assert!(body.contains("gimso_ret_size_failed"), "{body}");
+}
+
+#[test]
+fn the_thunk_is_named_by_the_call_type_so_a_lying_prototype_never_binds() {
+    let (_, a) = translate(
+        r#"
+declare i64 @h(i64)
+define i64 @g() {
+  %r = call i64 @h(i64 1)
+  ret i64 %r
+}
+"#,
+    );
+    let (_, b) = translate(
+        r#"
+declare i32 @h(i32)
+define i32 @g() {
+  %r = call i32 @h(i32 1)
+  ret i32 %r
+}
+"#,
+    );
+    let (_, def) = translate(
+        r#"
+define i64 @h(i64 %x) {
+  ret i64 %x
+}
+"#,
+    );
+    let name = |out: &str| -> String {
+        let line = define_line(out, "gimso.fd.h.").expect("gimso.fd.h");
+        let at = line.find("@gimso.fd.").unwrap() + 1;
+        line[at..at + line[at..].find('(').unwrap()].to_owned()
+    };
+    // Same type: the strong body replaces the thunk at link time.
+    assert_eq!(name(&a), name(&def));
+    // Different type: different symbol, so the thunk (and its checks) stay.
+    assert_ne!(name(&b), name(&def));
+}
+
+#[test]
+fn c_library_functions_keep_the_generic_entry() {
+    let (stats, out) = translate(
+        r#"
+declare i64 @strlen(ptr)
+define i64 @g(ptr %s) {
+  %n = call i64 @strlen(ptr %s)
+  ret i64 %n
+}
+"#,
+    );
+    assert_eq!(stats.direct_calls, 0, "{out}");
+    assert!(mentions(&out, "gimso.fd.strlen").is_empty(), "{out}");
+    assert!(!mentions(&out, "@gimso.fn.strlen(").is_empty(), "{out}");
+}
+
+#[test]
+fn weak_and_variadic_definitions_are_not_bound_directly() {
+    let (stats, out) = translate(
+        r#"
+define weak i32 @w(i32 %x) {
+  ret i32 %x
+}
+define i32 @v(i32 %n, ...) {
+  ret i32 %n
+}
+define i32 @g() {
+  %a = call i32 @w(i32 1)
+  %b = call i32 (i32, ...) @v(i32 2, i32 3)
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+"#,
+    );
+    // `w` may be replaced at link time by a definition of another type: its
+    // body is private and calls go through `gimso.fn.w`, which the linker
+    // resolves. `v` is variadic: generic entry only.
+    assert_eq!(stats.direct_calls, 0, "{out}");
+    let w = define_line(&out, "gimso.fd.w.").expect("w's body");
+    assert!(w.starts_with("define internal"), "{w}");
+    assert!(define_line(&out, "gimso.fd.v.").is_none(), "{out}");
+    let g = function(&out, "gimso.fd.g.");
+    assert!(
+        g.contains("@gimso.fn.w(") && g.contains("@gimso.fn.v("),
+        "{g}"
+    );
+}
+
+#[test]
+fn an_exception_from_a_direct_call_still_reaches_the_landing_pad() {
+    let (stats, out) = translate(
+        r#"
+declare i32 @__gxx_personality_v0(...)
+declare void @thrower(i32)
+define i32 @g() personality ptr @__gxx_personality_v0 {
+  invoke void @thrower(i32 1) to label %ok unwind label %pad
+ok:
+  ret i32 0
+pad:
+  %lp = landingpad { ptr, i32 } cleanup
+  ret i32 1
+}
+"#,
+    );
+    assert_eq!(stats.direct_calls, 1, "{out}");
+    let g = function(&out, "gimso.fd.g.");
+    // The flag the thunk (or body) returns is tested and leads to the
+    // runtime's landing-pad decision.
+    assert!(g.contains("call { i64 } @gimso.fd.thrower."), "{g}");
+    assert!(g.contains("gimso_landing_pad"), "{g}");
+}
