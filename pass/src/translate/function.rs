@@ -488,14 +488,15 @@ impl FnTx<'_, '_, '_> {
 
     // ---- control helpers ----------------------------------------------------
 
-    /// Continues in a new block when `ok`; otherwise runs `fail`, which
-    /// returns whether it ended its block (else it falls through to the
+    /// Continues in a new block when `ok` (the likely case: failures and
+    /// safepoint requests are rare); otherwise runs `fail`, which returns
+    /// whether it ended its block (else it falls through to the
     /// continuation).
     fn guard(&mut self, ok: V, fail: impl FnOnce(&mut Self) -> bool) {
         let ll = &self.m.ll;
         let cont = ll.append_block(self.new, "");
         let bad = ll.append_block(self.new, "");
-        ll.cond_br(ok, cont, bad);
+        ll.cond_br_likely(ok, cont, bad);
         ll.position_at_end(bad);
         if !fail(self) {
             self.m.ll.br(cont);
@@ -845,7 +846,7 @@ impl FnTx<'_, '_, '_> {
         ll.set_ordering(w, LLVMAtomicOrdering::LLVMAtomicOrderingAcquire);
         let tag = ll.and(w, ll.i64c(gimso_abi::SHADOW_BOX_TAG as u64));
         let is_box = ll.icmp(LLVMIntPredicate::LLVMIntNE, tag, ll.i64c(0));
-        ll.cond_br(is_box, boxed, plain);
+        ll.cond_br_unlikely(is_box, boxed, plain);
         ll.position_at_end(plain);
         let lower_plain = ll.inttoptr(w, ll.ptr());
         ll.br(join);
@@ -894,7 +895,7 @@ impl FnTx<'_, '_, '_> {
         let shadow = ll.append_block(self.new, "");
         let slow = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
-        ll.cond_br(fast_ok, fast, slow);
+        ll.cond_br_likely(fast_ok, fast, slow);
         ll.position_at_end(fast);
         let st = ll.store(vint, addr, 8);
         ll.not_header(st);

@@ -857,6 +857,32 @@ impl Ll {
             LLVMSetMetadata(inst, id, LLVMMetadataAsValue(self.ctx, list));
         }
     }
+    /// A conditional branch whose true edge is rarely taken (a slow path
+    /// that is not a failure): `!prof` branch weights 1 : 2000, so the
+    /// code generator lays the slow block out of the hot path.
+    pub fn cond_br_unlikely(&self, c: V, rare: B, usual: B) -> V {
+        self.cond_br_weighted(c, rare, usual, 1, 2000)
+    }
+    /// A conditional branch whose true edge is the usual one.
+    pub fn cond_br_likely(&self, c: V, usual: B, rare: B) -> V {
+        self.cond_br_weighted(c, usual, rare, 2000, 1)
+    }
+    fn cond_br_weighted(&self, c: V, t: B, e: B, wt: u64, we: u64) -> V {
+        let br = self.cond_br(c, t, e);
+        // SAFETY: the context is live; `br` is the branch just built.
+        unsafe {
+            let name = "branch_weights";
+            let tag = LLVMMDStringInContext2(self.ctx, name.as_ptr().cast(), name.len());
+            let i32t = LLVMInt32TypeInContext(self.ctx);
+            let w = |n: u64| LLVMValueAsMetadata(LLVMConstInt(i32t, n, 0));
+            let mut ops = [tag, w(wt), w(we)];
+            let node = LLVMMDNodeInContext2(self.ctx, ops.as_mut_ptr(), ops.len());
+            let kind = "prof";
+            let id = LLVMGetMDKindIDInContext(self.ctx, kind.as_ptr().cast(), kind.len() as u32);
+            LLVMSetMetadata(br, id, LLVMMetadataAsValue(self.ctx, node));
+        }
+        br
+    }
     pub fn add_i64(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
