@@ -1,4 +1,5 @@
-//! Direct calls across translation units (pass/src/translate/direct.rs):
+//! Direct calls across translation units (pass/src/translate/direct.rs,
+//! `-fgimso-direct-calls`):
 //! with matching prototypes the caller's weak thunk gives way to the
 //! callee's body at link time; with a lying prototype the thunk stays and
 //! the generic entry reports the mismatch. Sources in `tests/c-link/`.
@@ -23,7 +24,7 @@ fn build(name: &str, sources: &[&str]) -> PathBuf {
         let obj = dir.join(s.replace(".c", ".o"));
         run_ok(
             Command::new(cc)
-                .args(["-O2", "-g", "-c"])
+                .args(["-O2", "-g", "-fgimso-direct-calls", "-c"])
                 .arg(source(s))
                 .arg("-o")
                 .arg(&obj),

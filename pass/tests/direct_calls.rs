@@ -1,9 +1,32 @@
-//! Direct (register) entries (pass/src/translate/direct.rs): which bodies
-//! get one, which calls use it, and what stays on the generic entry.
+//! Direct (register) entries (pass/src/translate/direct.rs, behind
+//! `-fgimso-direct-calls`): which bodies get one, which calls use it, and
+//! what stays on the generic entry.
 
 mod common;
 
-use common::translate;
+use gimso_pass::translate::{TranslateOptions, TranslateStats};
+
+/// Translates `ir` with direct calls on (`-fgimso-direct-calls`).
+fn translate(ir: &str) -> (TranslateStats, String) {
+    common::translate_with(ir, &TranslateOptions { direct_calls: true })
+}
+
+#[test]
+fn off_by_default() {
+    let (stats, out) = common::translate(
+        r#"
+define internal i64 @f(i64 %x) {
+  ret i64 %x
+}
+define i64 @g() {
+  %r = call i64 @f(i64 1)
+  ret i64 %r
+}
+"#,
+    );
+    assert_eq!((stats.direct_bodies, stats.direct_calls), (0, 0), "{out}");
+    assert!(!out.contains("gimso.fd."), "{out}");
+}
 
 /// The lines of `out` that define or call `symbol`.
 fn mentions<'a>(out: &'a str, symbol: &str) -> Vec<&'a str> {

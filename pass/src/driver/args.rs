@@ -55,6 +55,9 @@ pub struct Invocation {
     pub link_flags: Vec<String>,
     /// `-v`: print the commands and the in-process steps as they run.
     pub verbose: bool,
+    /// `-fgimso-direct-calls`: direct (register) entries between compiled
+    /// functions (experimental, off by default: see README).
+    pub direct_calls: bool,
     /// `-emit-llvm` (with `-c` or `-S`): write the translated IR (bitcode
     /// or text) instead of an object file or assembly.
     pub emit_llvm: bool,
@@ -115,6 +118,7 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
         compile_flags: Vec::new(),
         link_flags: Vec::new(),
         verbose: false,
+        direct_calls: false,
         emit_llvm: false,
         gimso_libdir: None,
         cxx,
@@ -171,6 +175,8 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
             "-E" => inv.mode = Mode::Preprocess,
             "--version" => inv.mode = Mode::Version,
             "-v" => inv.verbose = true,
+            "-fgimso-direct-calls" => inv.direct_calls = true,
+            "-fno-gimso-direct-calls" => inv.direct_calls = false,
             "-emit-llvm" => inv.emit_llvm = true,
             "--gimso-libdir" => {
                 let v = args

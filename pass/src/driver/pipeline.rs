@@ -42,7 +42,7 @@ use crate::driver::args::{Input, Invocation, Mode};
 use crate::location::Scope;
 use crate::prepare::prepare;
 use crate::reject::{Diagnostic, check_module};
-use crate::translate::translate_module;
+use crate::translate::{TranslateOptions, translate_module_with};
 use crate::{LoadError, load_module};
 
 /// The C compiler the driver runs (override with `$GIMSO_CLANG`).
@@ -441,6 +441,8 @@ pub struct PassOptions<'a> {
     pub output: IrOutput,
     /// Print what is done (`-v`).
     pub verbose: bool,
+    /// Direct (register) entries between compiled functions.
+    pub direct_calls: bool,
 }
 
 /// Loads `input`, checks, prepares, translates and verifies it, and writes
@@ -531,7 +533,10 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
             input.display()
         );
     }
-    let stats = match translate_module(&module) {
+    let options = TranslateOptions {
+        direct_calls: opts.direct_calls,
+    };
+    let stats = match translate_module_with(&module, &options) {
         Ok(stats) => stats,
         Err(diags) if diags.is_empty() => {
             return Err(DriverError::Internal(format!(
@@ -1444,6 +1449,7 @@ impl Driver<'_> {
                 opt_level: &inv.opt_level,
                 output: ir_kind,
                 verbose: inv.verbose,
+                direct_calls: inv.direct_calls,
             },
         )?;
 

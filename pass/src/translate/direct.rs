@@ -155,6 +155,9 @@ impl ModTx<'_, '_> {
     /// linkage `linkage`) a direct body when its signature allows.
     pub fn declare_direct(&mut self, f: V, name: &str, linkage: LLVMLinkage) {
         use LLVMLinkage::*;
+        if !self.options.direct_calls {
+            return;
+        }
         let fnty = self.ll.function_type_of(f);
         let byval =
             (0..self.ll.fn_params(fnty).len() as u32).any(|i| self.ll.param_byval(f, i).is_some());
@@ -181,6 +184,9 @@ impl ModTx<'_, '_> {
     /// The direct entry a call of type `fnty` to `callee` (an original
     /// function) may use, with its type; `None` means the generic entry.
     pub fn direct_callee(&mut self, callee: V, fnty: T) -> Option<V> {
+        if !self.options.direct_calls {
+            return None;
+        }
         if let Some(d) = self.direct.get(&callee) {
             let same = self.ll.function_type_of(callee) == fnty;
             return (d.bind && same).then_some(d.body);

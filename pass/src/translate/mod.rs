@@ -67,6 +67,16 @@ pub struct TranslateStats {
     pub fresh_zeroings: usize,
 }
 
+/// Choices the translation leaves to the user.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TranslateOptions {
+    /// Give bodies direct (register) entries and call them directly when
+    /// the types agree ([`direct`]). Off by default: SQLite's full-size
+    /// workload crashed in the collector with it (issue 6 note), so it is
+    /// experimental until that is understood.
+    pub direct_calls: bool,
+}
+
 /// (priority, native stub) of a constructor or destructor list.
 pub(crate) type Structors = Vec<(u64, V)>;
 
@@ -77,6 +87,7 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub sites: SiteTable<'ctx>,
     /// Original function → (its new entry, its object's header symbol).
     pub fn_map: HashMap<V, (V, V)>,
+    pub options: TranslateOptions,
     /// Original function defined here → its direct body ([`direct`]).
     pub direct: HashMap<V, direct::Direct>,
     /// Original global variable or alias → what it became.
@@ -132,6 +143,14 @@ impl ModTx<'_, '_> {
 /// translated code. On error the module is left in an unspecified state
 /// and the diagnostics name each unsupported construct.
 pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagnostic>> {
+    translate_module_with(module, &TranslateOptions::default())
+}
+
+/// [`translate_module`] with `options`.
+pub fn translate_module_with(
+    module: &Module<'_>,
+    options: &TranslateOptions,
+) -> Result<TranslateStats, Vec<Diagnostic>> {
     // SAFETY: `module` outlives `ll` (both end with this call), and the translation
     // only hands `ll` handles taken from this module.
     let ll = unsafe { Ll::new(module.as_mut_ptr()) };
@@ -140,6 +159,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
         module,
         sites: SiteTable::new(module),
         fn_map: HashMap::new(),
+        options: options.clone(),
         direct: HashMap::new(),
         obj_map: HashMap::new(),
         static_objects: HashMap::new(),

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gimso_pass::translate::{TranslateStats, translate_module};
+use gimso_pass::translate::{TranslateOptions, TranslateStats, translate_module_with};
 use gimso_pass::{check_module, load_module, parse_module, prepare::prepare};
 use inkwell::context::Context;
 
@@ -73,11 +73,16 @@ pub fn line_of(source: &str, marker: &str) -> usize {
 /// Translates the IR text `ir` (which must pass the reject check) and
 /// returns the statistics and the printed, verified output.
 pub fn translate(ir: &str) -> (TranslateStats, String) {
+    translate_with(ir, &TranslateOptions::default())
+}
+
+/// [`translate`] with `options`.
+pub fn translate_with(ir: &str, options: &TranslateOptions) -> (TranslateStats, String) {
     let ctx = Context::create();
     let m = parse_module(&ctx, ir.as_bytes(), "t.ll").expect("parses");
     assert!(check_module(&m).is_empty());
     prepare(&m);
-    let stats = translate_module(&m).unwrap_or_else(|d| {
+    let stats = translate_module_with(&m, options).unwrap_or_else(|d| {
         panic!(
             "{}",
             d.iter()
