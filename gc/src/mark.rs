@@ -266,6 +266,16 @@ pub fn references(lower: usize, redirect: bool, mut f: impl FnMut(usize)) {
             f(w & !SHADOW_BOX_TAG);
             continue;
         }
+        if !names_live_object(w) {
+            // A dead object the conservative stack scan brought back (a
+            // stale word in a frame) may still name objects reclaimed since
+            // it died; nothing can read it, so its references are dropped.
+            if redirect {
+                let _ =
+                    cell.compare_exchange(w, free_singleton(), Ordering::AcqRel, Ordering::Relaxed);
+            }
+            continue;
+        }
         if points_at_freed(w) {
             if redirect {
                 // A racing store wins: it wrote a capability the barrier marks.
@@ -275,6 +285,20 @@ pub fn references(lower: usize, redirect: bool, mut f: impl FnMut(usize)) {
             continue;
         }
         f(w);
+    }
+}
+
+/// Whether capability `lower` names an allocated heap object (its own
+/// `lower`, not some other address in the slot) or something outside the
+/// heap (a global, the free singleton). Reads only the heap's tables.
+fn names_live_object(lower: usize) -> bool {
+    if lower < HEADER_SIZE {
+        return false;
+    }
+    match gimso_heap::residence(lower - HEADER_SIZE) {
+        gimso_heap::Residence::Outside => true,
+        gimso_heap::Residence::Unallocated => false,
+        gimso_heap::Residence::Allocated(slot) => lower_of_slot(slot) == lower,
     }
 }
 

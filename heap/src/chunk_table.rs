@@ -19,6 +19,12 @@ pub(crate) const ENTRIES: usize = 1 << (os::ADDRESS_BITS - CHUNK_SHIFT);
 /// 64-aligned, chunk bases 4 MiB-aligned, so bit 0 is free in both).
 pub(crate) const TAG_LARGE: usize = 1;
 
+/// The entry of a range a large object occupied and gave back to the OS:
+/// still heap address space as far as capabilities are concerned (a stale
+/// one may name it), never a chunk base (those are chunk-aligned) nor a
+/// descriptor (those carry [`TAG_LARGE`]).
+pub(crate) const RELEASED: usize = 2;
+
 static TABLE: AtomicPtr<AtomicUsize> = AtomicPtr::new(core::ptr::null_mut());
 
 /// The table, creating it on first use. `oom_size` is the user request being

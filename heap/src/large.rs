@@ -123,9 +123,11 @@ pub(crate) fn alloc(size: usize) -> (&'static LargeDesc, NonNull<u8>) {
 pub(crate) unsafe fn free(d: &'static LargeDesc) -> usize {
     let start = d.start.load(Ordering::Relaxed);
     let len = d.size.load(Ordering::Relaxed);
-    // Clear the table before unmapping, so a mapping that later reuses the
-    // range can register itself without being overwritten.
-    chunk_table::set_range(start, len, 0, 0);
+    // Mark the range released before unmapping, so a mapping that later
+    // reuses the range can register itself without being overwritten, and
+    // a stale capability into it is known for a dead heap object rather
+    // than taken for a global.
+    chunk_table::set_range(start, len, chunk_table::RELEASED, 0);
     d.start.store(0, Ordering::Release);
     d.mark.store(false, Ordering::Relaxed);
     // SAFETY: the caller guarantees the object is dead; lookups never touch

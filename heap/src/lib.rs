@@ -77,7 +77,7 @@ enum Target {
 #[inline]
 fn resolve(addr: usize) -> Option<Target> {
     let entry = chunk_table::get(addr);
-    if entry == 0 {
+    if entry == 0 || entry == chunk_table::RELEASED {
         return None;
     }
     if entry & TAG_LARGE != 0 {
@@ -165,6 +165,30 @@ fn mark_target(target: Target) -> bool {
                 && page.mark[w].fetch_or(bit, Ordering::AcqRel) & bit == 0
         }
         Target::Large(d) => mark_large(d),
+    }
+}
+
+/// What the heap knows of an address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Residence {
+    /// Inside this allocated slot.
+    Allocated(Slot),
+    /// Heap address space, but in no allocated slot (a reclaimed object's).
+    Unallocated,
+    /// Not heap memory (a global, the runtime's statics, a stack).
+    Outside,
+}
+
+/// Where `addr` lives: in an allocated slot, in heap space no object holds,
+/// or outside the heap. Never faults (as [`lookup`]).
+pub fn residence(addr: usize) -> Residence {
+    let entry = chunk_table::get(addr);
+    if entry == 0 {
+        return Residence::Outside;
+    }
+    match allocated(addr) {
+        Some((_, slot)) => Residence::Allocated(slot),
+        None => Residence::Unallocated,
     }
 }
 
