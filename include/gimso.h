@@ -330,8 +330,8 @@ void gimso_register_global(gimso_ptr p);
  * [8i, 8i+8), and 0 where no pointer is. The return value is laid out the
  * same way from offset 0 (inline if ret_bytes <= GIMSO_CC_INLINE_BYTES).
  *
- * Direct entries (gimso-cc -fgimso-direct-calls, experimental): a compiled
- * (non-variadic) function's body is then the symbol
+ * Direct entries (unless gimso-cc -fno-gimso-direct-calls): a compiled
+ * (non-variadic) function's body is the symbol
  * "gimso.fd.NAME.HASH", HASH 16 hex digits of a hash of its LLVM type; it
  * takes (t, then each argument followed by its capability if its type holds
  * pointers) and returns {has_exception, value, value's capabilities} in

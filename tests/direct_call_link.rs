@@ -1,5 +1,4 @@
-//! Direct calls across translation units (pass/src/translate/direct.rs,
-//! `-fgimso-direct-calls`):
+//! Direct calls across translation units (pass/src/translate/direct.rs):
 //! with matching prototypes the caller's weak thunk gives way to the
 //! callee's body at link time; with a lying prototype the thunk stays and
 //! the generic entry reports the mismatch. Sources in `tests/c-link/`.
@@ -24,7 +23,7 @@ fn build(name: &str, sources: &[&str]) -> PathBuf {
         let obj = dir.join(s.replace(".c", ".o"));
         run_ok(
             Command::new(cc)
-                .args(["-O2", "-g", "-fgimso-direct-calls", "-c"])
+                .args(["-O2", "-g", "-c"])
                 .arg(source(s))
                 .arg("-o")
                 .arg(&obj),
@@ -113,4 +112,19 @@ fn a_lying_prototype_keeps_the_thunk_and_is_reported() {
             && err.contains("callee needs 24 bytes, caller passed 8"),
         "{err}"
     );
+}
+
+#[test]
+fn the_option_turns_them_off() {
+    let dir = support::scratch("direct_call_link").join("off");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let obj = dir.join("callee.o");
+    run_ok(
+        Command::new(support::gimso_cc())
+            .args(["-O2", "-fno-gimso-direct-calls", "-c"])
+            .arg(source("callee.c"))
+            .arg("-o")
+            .arg(&obj),
+    );
+    assert!(direct_symbols(&obj, "add3").is_empty());
 }

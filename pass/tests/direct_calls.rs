@@ -1,6 +1,6 @@
-//! Direct (register) entries (pass/src/translate/direct.rs, behind
-//! `-fgimso-direct-calls`): which bodies get one, which calls use it, and
-//! what stays on the generic entry.
+//! Direct (register) entries (pass/src/translate/direct.rs; on unless
+//! `-fno-gimso-direct-calls`): which bodies get one, which calls use it,
+//! and what stays on the generic entry.
 
 mod common;
 
@@ -23,6 +23,9 @@ define i64 @g() {
   ret i64 %r
 }
 "#,
+        &TranslateOptions {
+            direct_calls: false,
+        },
     );
     assert_eq!((stats.direct_bodies, stats.direct_calls), (0, 0), "{out}");
     assert!(!out.contains("gimso.fd."), "{out}");

@@ -55,8 +55,8 @@ pub struct Invocation {
     pub link_flags: Vec<String>,
     /// `-v`: print the commands and the in-process steps as they run.
     pub verbose: bool,
-    /// `-fgimso-direct-calls`: direct (register) entries between compiled
-    /// functions (experimental, off by default: see README).
+    /// Direct (register) entries between compiled functions (on;
+    /// `-fno-gimso-direct-calls` turns them off).
     pub direct_calls: bool,
     /// `-emit-llvm` (with `-c` or `-S`): write the translated IR (bitcode
     /// or text) instead of an object file or assembly.
@@ -118,7 +118,7 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
         compile_flags: Vec::new(),
         link_flags: Vec::new(),
         verbose: false,
-        direct_calls: false,
+        direct_calls: true,
         emit_llvm: false,
         gimso_libdir: None,
         cxx,

@@ -68,13 +68,17 @@ pub struct TranslateStats {
 }
 
 /// Choices the translation leaves to the user.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslateOptions {
     /// Give bodies direct (register) entries and call them directly when
-    /// the types agree ([`direct`]). Off by default: SQLite's full-size
-    /// workload crashed in the collector with it (issue 6 note), so it is
-    /// experimental until that is understood.
+    /// the types agree ([`direct`]); `-fno-gimso-direct-calls` turns it off.
     pub direct_calls: bool,
+}
+
+impl Default for TranslateOptions {
+    fn default() -> Self {
+        TranslateOptions { direct_calls: true }
+    }
 }
 
 /// (priority, native stub) of a constructor or destructor list.
