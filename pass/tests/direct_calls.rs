@@ -6,14 +6,14 @@ mod common;
 
 use gimso_pass::translate::{TranslateOptions, TranslateStats};
 
-/// Translates `ir` with direct calls on (`-fgimso-direct-calls`).
+/// Translates `ir` with the default options (direct calls on).
 fn translate(ir: &str) -> (TranslateStats, String) {
-    common::translate_with(ir, &TranslateOptions { direct_calls: true })
+    common::translate(ir)
 }
 
 #[test]
-fn off_by_default() {
-    let (stats, out) = common::translate(
+fn off_with_the_option() {
+    let (stats, out) = common::translate_with(
         r#"
 define internal i64 @f(i64 %x) {
   ret i64 %x
