@@ -1,0 +1,24 @@
+//! Compiled functions' symbols and the C names reports show for them.
+
+use gimso_abi::compiled_function_name;
+
+#[test]
+fn generic_and_direct_symbols_name_the_c_function() {
+    assert_eq!(compiled_function_name("gimso.fn.main"), Some("main"));
+    assert_eq!(
+        compiled_function_name("gimso.fd.lua_type.2d594f4f151c2adc"),
+        Some("lua_type")
+    );
+    // A static function LLVM renamed keeps its suffix; only the hash goes.
+    assert_eq!(
+        compiled_function_name("gimso.fd.helper.1.00000000deadbeef"),
+        Some("helper.1")
+    );
+    // Not a hash: the whole rest is the name.
+    assert_eq!(
+        compiled_function_name("gimso.fd.odd.name"),
+        Some("odd.name")
+    );
+    assert_eq!(compiled_function_name("gimso_store_ptr"), None);
+    assert_eq!(compiled_function_name("main"), None);
+}
