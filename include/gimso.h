@@ -49,6 +49,11 @@ typedef struct gimso_object_header {
 #define GIMSO_FLAG_PAD (1ULL << 52)
 #define GIMSO_SPECIAL_SHIFT 56
 #define GIMSO_SPECIAL_MASK (0xfULL << GIMSO_SPECIAL_SHIFT)
+/* Marking epoch (1..15) in which the object was last seen marked; while
+ * gimso_gc_marking holds that epoch, storing a pointer to it needs no
+ * store barrier. */
+#define GIMSO_BARRIER_EPOCH_SHIFT 60
+#define GIMSO_BARRIER_EPOCH_MASK (0xfULL << GIMSO_BARRIER_EPOCH_SHIFT)
 
 #define GIMSO_SPECIAL_NONE 0
 #define GIMSO_SPECIAL_FUNCTION 1
@@ -237,8 +242,9 @@ typedef struct gimso_eh_landing_pad {
  * in the environment overrides it). Reports start "gimso: safety error:". */
 #define GIMSO_SAFETY_EXIT_CODE 134
 
-/* Non-zero while the collector marks: the store barrier's fast path is one
- * byte load of this flag and a branch. */
+/* Non-zero while the collector marks, then the marking epoch (1..15): the
+ * store barrier's fast path is one byte load of this flag and a branch, and
+ * while marking, a comparison with the stored capability's barrier epoch. */
 extern volatile uint8_t gimso_gc_marking;
 
 /* ---- Runtime entry points ------------------------------------------------ */

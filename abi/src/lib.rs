@@ -75,6 +75,20 @@ pub const FLAG_PAD: u64 = 1 << 52;
 pub const SPECIAL_SHIFT: u32 = 56;
 /// Mask of the special kind inside the aux word.
 pub const SPECIAL_MASK: u64 = 0xf << SPECIAL_SHIFT;
+/// Shift of the 4-bit barrier epoch inside the aux word: the marking epoch
+/// (the non-zero value of `gimso_gc_marking`, 1..=15) in which the object
+/// was last seen marked. While the collector marks with epoch `m`, a
+/// pointer store of a capability whose header carries `m` needs no store
+/// barrier: its object is already marked. The collector stamps every object
+/// it traces and the barrier every object it marks or finds marked, so a
+/// live object never carries an epoch older than the previous cycle's and
+/// an epoch number is never mistaken for a later cycle's (see
+/// `gimso-shadow`'s `barrier` module).
+pub const BARRIER_EPOCH_SHIFT: u32 = 60;
+/// Mask of the barrier epoch inside the aux word.
+pub const BARRIER_EPOCH_MASK: u64 = 0xf << BARRIER_EPOCH_SHIFT;
+/// Largest marking epoch; epochs run 1, 2, ..., 15, 1, ...
+pub const MAX_BARRIER_EPOCH: u8 = 15;
 
 /// What kind of object a capability describes. Specials have
 /// `upper == lower`, so no data access passes the access check.
@@ -512,9 +526,11 @@ const _: () = assert!(THREAD_CC_PAYLOAD_OFFSET % 16 == 0);
 const _: () = assert!(THREAD_REQUEST_MASK & THREAD_STATE_MODE_MASK == 0);
 const _: () = assert!(
     (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD)
-        & (SPECIAL_MASK | AUX_PTR_MASK)
+        & (SPECIAL_MASK | AUX_PTR_MASK | BARRIER_EPOCH_MASK)
         == 0
 );
+const _: () = assert!(SPECIAL_MASK & BARRIER_EPOCH_MASK == 0);
+const _: () = assert!(BARRIER_EPOCH_MASK >> BARRIER_EPOCH_SHIFT == MAX_BARRIER_EPOCH as u64);
 const _: () = assert!(MIN_ALIGN.is_power_of_two() && MAX_ALIGN.is_power_of_two());
 
 /// Every constant and layout value that `include/gimso.h` must declare,
@@ -536,6 +552,8 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_FLAG_PAD", FLAG_PAD),
     ("GIMSO_SPECIAL_SHIFT", SPECIAL_SHIFT as u64),
     ("GIMSO_SPECIAL_MASK", SPECIAL_MASK),
+    ("GIMSO_BARRIER_EPOCH_SHIFT", BARRIER_EPOCH_SHIFT as u64),
+    ("GIMSO_BARRIER_EPOCH_MASK", BARRIER_EPOCH_MASK),
     ("GIMSO_SPECIAL_NONE", SpecialKind::None as u64),
     ("GIMSO_SPECIAL_FUNCTION", SpecialKind::Function as u64),
     ("GIMSO_SPECIAL_AUX", SpecialKind::Aux as u64),

@@ -322,7 +322,7 @@ fn run_cycle() -> CycleStats {
 
     heap.clear_marks();
     set_marking(true);
-    gimso_heap::set_allocate_black(true);
+    gimso_heap::set_allocate_black(gimso_shadow::barrier::epoch());
     if cfg.stw {
         let world = stop_world();
         for t in &world.threads {
@@ -362,7 +362,7 @@ fn run_cycle() -> CycleStats {
 
     let sweep_start = Instant::now();
     let swept = heap.sweep();
-    gimso_heap::set_allocate_black(false);
+    gimso_heap::set_allocate_black(0);
     // A thread that read "marking" or "black" just before they went off
     // may still be about to set a mark bit; such a late mark landing after
     // the next cycle's clear_marks would make an object look traced when

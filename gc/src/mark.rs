@@ -142,8 +142,20 @@ pub fn mark_conservative(word: usize) -> Option<usize> {
 }
 
 /// Traces one grey object: marks what it references, pushing newly marked
-/// objects onto `out`, and redirects references to freed objects.
+/// objects onto `out`, and redirects references to freed objects. Stamps
+/// the object with the marking epoch first (the store barrier's shortcut;
+/// every surviving object must get the stamp of every cycle it lives
+/// through, see `gimso_shadow::barrier`).
 pub fn trace(lower: usize, out: &mut Vec<usize>) {
+    let m = gimso_shadow::barrier::epoch();
+    if m != 0 {
+        // SAFETY: grey entries are lowers of marked heap objects, whose
+        // headers are writable memory of their slots.
+        gimso_shadow::barrier::stamp(
+            unsafe { &*((lower - HEADER_SIZE) as *const ObjectHeader) },
+            m,
+        );
+    }
     references(lower, true, |target| out.extend(mark_lower(target)));
 }
 

@@ -330,6 +330,12 @@ impl Heap {
     }
 
     pub(crate) fn alloc_large(&'static self, size: usize) -> NonNull<u8> {
+        self.alloc_large_stamped(size).0
+    }
+
+    /// A large object, and the marking epoch it was allocated black in (or
+    /// 0).
+    pub(crate) fn alloc_large_stamped(&'static self, size: usize) -> (NonNull<u8>, u8) {
         let (d, ptr) = large::alloc(size);
         let len = d.size.load(Ordering::Relaxed);
         self.note_allocation(len);
@@ -339,11 +345,12 @@ impl Heap {
         // A large object is in the swept list from birth, unlike a small
         // slot (safe in its owned page): allocated black, it must be marked
         // before a concurrent sweep can see it.
-        if crate::local::allocating_black() {
+        let epoch = crate::local::black_epoch();
+        if epoch != 0 {
             d.mark.store(true, Ordering::Release);
         }
         self.large.lock().push(d);
-        ptr
+        (ptr, epoch)
     }
 
     /// Clears every mark bit of the heap (small pages and large objects), so

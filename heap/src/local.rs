@@ -9,35 +9,54 @@
 use core::cell::Cell;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::heap::Heap;
 use crate::page::{PAGE_SIZE, Page};
 use crate::size_class::{CLASSES, NUM_CLASSES, size_class_of};
 
 /// Whether new slots are allocated marked ("black"), as a collection in
-/// progress needs. One load and a branch on the fast path.
-static ALLOCATE_BLACK: BlackFlag = BlackFlag(AtomicBool::new(false));
+/// progress needs: 0 when not, else `generation << 8 | epoch`, a value
+/// never used twice (see [`set_allocate_black`]). Read on every cache
+/// refill and by [`LocalHeap::alloc_stamped`].
+static ALLOCATE_BLACK: BlackFlag = BlackFlag(AtomicU64::new(0));
+
+/// Number of times black allocation was turned on.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// Read on every cache refill: kept off cache lines others write.
 #[repr(align(128))]
-struct BlackFlag(AtomicBool);
+struct BlackFlag(AtomicU64);
 
 impl core::ops::Deref for BlackFlag {
-    type Target = AtomicBool;
-    fn deref(&self) -> &AtomicBool {
+    type Target = AtomicU64;
+    fn deref(&self) -> &AtomicU64 {
         &self.0
     }
 }
 
-/// Turns black allocation on or off for every `LocalHeap` of the process.
-pub fn set_allocate_black(on: bool) {
-    ALLOCATE_BLACK.store(on, Ordering::SeqCst);
+/// Turns black allocation on (`epoch` non-zero: the collector's marking
+/// epoch, which [`LocalHeap::alloc_stamped`] hands back with each black
+/// slot) or off (`epoch == 0`) for every `LocalHeap` of the process. Only
+/// the collector calls it (never concurrently).
+pub fn set_allocate_black(epoch: u8) {
+    let value = if epoch == 0 {
+        0
+    } else {
+        let generation = GENERATION.fetch_add(1, Ordering::Relaxed) + 1;
+        generation << 8 | u64::from(epoch)
+    };
+    ALLOCATE_BLACK.store(value, Ordering::SeqCst);
 }
 
 /// Whether black allocation is on.
 pub fn allocating_black() -> bool {
-    ALLOCATE_BLACK.load(Ordering::Relaxed)
+    ALLOCATE_BLACK.load(Ordering::Relaxed) != 0
+}
+
+/// The epoch black allocation currently stamps (0 when it is off).
+pub(crate) fn black_epoch() -> u8 {
+    ALLOCATE_BLACK.load(Ordering::Relaxed) as u8
 }
 
 /// Stand-in bitmap word for empty bins, so the fast path needs no `Option`.
@@ -53,6 +72,9 @@ struct Bin {
     word: &'static AtomicU64,
     page: Option<&'static Page>,
     word_index: usize,
+    /// [`ALLOCATE_BLACK`] when the current word was loaded: its free slots
+    /// were marked then if non-zero.
+    black: u64,
 }
 
 impl Bin {
@@ -63,6 +85,7 @@ impl Bin {
         word: &NO_WORD,
         page: None,
         word_index: 0,
+        black: 0,
     };
 
     /// Loads word `w` of `page` into the bin if it has free slots.
@@ -73,7 +96,8 @@ impl Bin {
             return false;
         }
         let slot_size = CLASSES[class].slot_size;
-        if ALLOCATE_BLACK.load(Ordering::Relaxed) {
+        self.black = ALLOCATE_BLACK.load(Ordering::Relaxed);
+        if self.black != 0 {
             // Black allocation a word at a time: every slot this bin will
             // hand out is marked now, so the fast path never looks at the
             // flag. Unallocated marked slots mean nothing to the sweep.
@@ -96,6 +120,18 @@ impl Bin {
         let addr = self.group_base + i as usize * self.slot_size;
         // SAFETY: `group_base` is inside a mapped chunk, hence non-zero.
         unsafe { NonNull::new_unchecked(addr as *mut u8) }
+    }
+
+    /// The marking epoch the last slot taken is black in, or 0. A word
+    /// loaded black in an earlier collection (its marks cleared since)
+    /// counts as white: the value compared is never reused.
+    #[inline(always)]
+    fn black_epoch(&self) -> u8 {
+        if self.black != 0 && self.black == ALLOCATE_BLACK.load(Ordering::Relaxed) {
+            self.black as u8
+        } else {
+            0
+        }
     }
 }
 
@@ -152,6 +188,29 @@ impl LocalHeap {
             return self.alloc_slow(class, size);
         }
         self.heap.alloc_large(size)
+    }
+
+    /// [`LocalHeap::alloc`], also returning the marking epoch in which the
+    /// slot is already marked (black allocation), or 0 if it is not known
+    /// to be marked. The collector uses the epoch only while that
+    /// collection lasts, so a stale one is harmless (see `gimso-shadow`'s
+    /// barrier epochs).
+    #[inline]
+    pub fn alloc_stamped(&mut self, size: usize) -> (NonNull<u8>, u8) {
+        if let Some(class) = size_class_of(size) {
+            debug_assert!(class < NUM_CLASSES);
+            // SAFETY: as in `alloc`.
+            let bin = unsafe { self.bins.get_unchecked_mut(class) };
+            let slot = if bin.free != 0 {
+                bin.take()
+            } else {
+                self.alloc_slow(class, size)
+            };
+            // SAFETY: as in `alloc`.
+            let bin = unsafe { self.bins.get_unchecked(class) };
+            return (slot, bin.black_epoch());
+        }
+        self.heap.alloc_large_stamped(size)
     }
 
     #[cold]

@@ -22,12 +22,12 @@ fn clear_marks_black_allocation_and_pressure() {
     // must be flushed (the collector does it by handshake) after turning
     // black allocation on; until then its current word stays white.
     let white = l.alloc(48);
-    set_allocate_black(true);
+    set_allocate_black(1);
     let still_white = l.alloc(48);
     l.flush();
     let black_small = l.alloc(48);
     let black_large = l.alloc(1 << 20);
-    set_allocate_black(false);
+    set_allocate_black(0);
     // SAFETY: all three were just allocated and not swept.
     unsafe {
         assert!(!is_marked(white));

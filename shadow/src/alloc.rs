@@ -4,8 +4,8 @@
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use gimso_abi::{
-    AUX_PTR_MASK, FLAG_FREE, FLAG_PAD, HEADER_SIZE, MAX_ALIGN, MAX_OBJECT_SIZE, MIN_ALIGN,
-    ObjectHeader, SpecialKind, WORD_SIZE,
+    AUX_PTR_MASK, BARRIER_EPOCH_SHIFT, FLAG_FREE, FLAG_PAD, HEADER_SIZE, MAX_ALIGN,
+    MAX_OBJECT_SIZE, MIN_ALIGN, ObjectHeader, SpecialKind, WORD_SIZE,
 };
 use gimso_heap::{LocalHeap, fatal_oom};
 
@@ -40,12 +40,14 @@ pub fn payload_size(size: usize) -> usize {
 pub fn alloc_object(local: &mut LocalHeap, size: usize, align: usize, flags: u64) -> ObjRef {
     let payload = checked_payload(size);
     if payload <= INLINE_AUX_MAX && align <= MIN_ALIGN && payload != 0 {
-        let slot = local.alloc(HEADER_SIZE + 2 * payload).as_ptr() as usize;
+        let (slot, epoch) = local.alloc_stamped(HEADER_SIZE + 2 * payload);
+        let slot = slot.as_ptr() as usize;
         let lower = slot + HEADER_SIZE;
         let header = header_at(slot);
-        header
-            .aux
-            .store(flags | (lower + payload) as u64, Ordering::Relaxed);
+        header.aux.store(
+            flags | stamp(epoch) | (lower + payload) as u64,
+            Ordering::Relaxed,
+        );
         header.upper.store(lower + payload, Ordering::Release);
         // SAFETY: the header was just written.
         return unsafe { ObjRef::from_lower(lower) };
@@ -105,16 +107,20 @@ fn too_large(size: usize) -> ! {
 fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize {
     debug_assert!(align.is_power_of_two() && align <= MAX_ALIGN);
     if align <= MIN_ALIGN {
-        let slot = local.alloc(HEADER_SIZE + payload).as_ptr() as usize;
+        let (slot, epoch) = local.alloc_stamped(HEADER_SIZE + payload);
+        let slot = slot.as_ptr() as usize;
         let lower = slot + HEADER_SIZE;
-        header_at(slot).aux.store(aux, Ordering::Relaxed);
+        header_at(slot)
+            .aux
+            .store(aux | stamp(epoch), Ordering::Relaxed);
         return lower;
     }
     // Over-aligned: allocate `align` extra bytes and put the header just
     // below the first aligned payload address. If that is not the slot
     // start, a pad header at the slot start points at the real payload so
     // address lookup can find the object from any interior address.
-    let slot = local.alloc(HEADER_SIZE + payload + align).as_ptr() as usize;
+    let (slot, epoch) = local.alloc_stamped(HEADER_SIZE + payload + align);
+    let slot = slot.as_ptr() as usize;
     let lower = (slot + HEADER_SIZE + align - 1) & !(align - 1);
     if lower - HEADER_SIZE != slot {
         let pad = header_at(slot);
@@ -123,8 +129,16 @@ fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize
     }
     header_at(lower - HEADER_SIZE)
         .aux
-        .store(aux, Ordering::Relaxed);
+        .store(aux | stamp(epoch), Ordering::Relaxed);
     lower
+}
+
+/// The aux-word bits of a fresh object allocated black in marking epoch
+/// `epoch` (0: not black): the store barrier needs not look it up in this
+/// collection (see the `barrier` module).
+#[inline(always)]
+fn stamp(epoch: u8) -> u64 {
+    u64::from(epoch) << BARRIER_EPOCH_SHIFT
 }
 
 #[inline(always)]

@@ -863,39 +863,51 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Non-atomic pointer store, inline (gimso-atomics `plain_store`); the
-    /// runtime takes over while the collector marks (store barrier) and
-    /// when the object needs its shadow words created.
+    /// runtime takes over when the object needs its shadow words created
+    /// and, while the collector marks, when the stored capability's header
+    /// does not carry the current marking epoch (store barrier; see
+    /// `gimso_shadow::barrier`).
     fn inline_store_ptr(&mut self, addr: V, cap: V, vint: V, vcap: V) {
         let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
+        let i8t = ll.i8();
         let flag = ll
             .get_global(gimso_abi::MARKING_FLAG_SYMBOL)
-            .unwrap_or_else(|| ll.add_global(ll.i8(), gimso_abi::MARKING_FLAG_SYMBOL));
-        let marking = ll.load_relaxed(ll.i8(), flag, 1);
-        let marking = ll.icmp(
-            LLVMIntPredicate::LLVMIntNE,
-            marking,
-            ll.const_int(ll.i8(), 0),
-        );
+            .unwrap_or_else(|| ll.add_global(i8t, gimso_abi::MARKING_FLAG_SYMBOL));
+        let epoch = ll.load_relaxed(i8t, flag, 1);
+        let idle = ll.icmp(LLVMIntPredicate::LLVMIntEQ, epoch, ll.const_int(i8t, 0));
         let vnull = ll.icmp(
             LLVMIntPredicate::LLVMIntEQ,
             ll.ptrtoint(vcap, ll.i64()),
             ll.i64c(0),
         );
         let nothing_to_shadow = ll.or_i1(has, vnull);
-        let fast_ok = ll.and(
-            nothing_to_shadow,
-            ll.icmp(
-                LLVMIntPredicate::LLVMIntEQ,
-                marking,
-                ll.const_int(ll.i1_ty(), 0),
-            ),
-        );
+        let fast_ok = ll.and(nothing_to_shadow, idle);
         let fast = ll.append_block(self.new, "");
+        let check = ll.append_block(self.new, "");
+        let marking = ll.append_block(self.new, "");
+        let stamped = ll.append_block(self.new, "");
         let shadow = ll.append_block(self.new, "");
         let slow = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
-        ll.cond_br_likely(fast_ok, fast, slow);
+        ll.cond_br_likely(fast_ok, fast, check);
+        // Not the fast path: either shadow words are missing (runtime) or
+        // the collector marks (epoch != 0 from here on).
+        ll.position_at_end(check);
+        ll.cond_br(nothing_to_shadow, marking, slow);
+        ll.position_at_end(marking);
+        ll.cond_br(vnull, fast, stamped);
+        ll.position_at_end(stamped);
+        // An atomic load: a plain one could be hoisted out of a loop and
+        // compared with a later cycle's epoch.
+        let aux_p = ll.gep_i8(vcap, ll.const_int(ll.i64(), (-8i64) as u64));
+        let aux = ll.load_relaxed(ll.i64(), aux_p, 8);
+        let target_epoch = ll.int_cast(
+            ll.lshr(aux, ll.i64c(u64::from(gimso_abi::BARRIER_EPOCH_SHIFT))),
+            i8t,
+        );
+        let marked = ll.icmp(LLVMIntPredicate::LLVMIntEQ, target_epoch, epoch);
+        ll.cond_br_likely(marked, fast, slow);
         ll.position_at_end(fast);
         let st = ll.store(vint, addr, 8);
         ll.not_header(st);
