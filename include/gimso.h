@@ -55,6 +55,11 @@ typedef struct gimso_object_header {
 #define GIMSO_BARRIER_EPOCH_SHIFT 60
 #define GIMSO_BARRIER_EPOCH_MASK (0xfULL << GIMSO_BARRIER_EPOCH_SHIFT)
 
+/* Function object payload: entry, direct body, body's type hash. */
+#define GIMSO_FUNCTION_PAYLOAD_SIZE 24
+#define GIMSO_FUNCTION_BODY_OFFSET 8
+#define GIMSO_FUNCTION_TYPE_HASH_OFFSET 16
+
 #define GIMSO_SPECIAL_NONE 0
 #define GIMSO_SPECIAL_FUNCTION 1
 #define GIMSO_SPECIAL_AUX 2
@@ -323,8 +328,11 @@ void gimso_register_global(gimso_ptr p);
  * gimso-cc renames every global of the program: function NAME's generic
  * entry is the symbol "gimso.fn.NAME"; the capability object of a global
  * NAME (variable or function) is "gimso.obj.NAME", which names its 16-byte
- * header (payload, i.e. lower, at +16). A function object's payload is one
- * word: the entry address. libc wrappers are defined the same way.
+ * header (payload, i.e. lower, at +16). A function object's payload is
+ * three words: the generic entry address, the direct body's address and
+ * the hash of the LLVM function type that body takes (both 0 when there is
+ * none: libc wrappers, gimso_function_new). libc wrappers are defined the
+ * same way.
  *
  * Generic entry:
  *   gimso_entry_result NAME(gimso_thread_abi *t, uintptr_t callee_lower,

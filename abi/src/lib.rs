@@ -154,6 +154,17 @@ impl SpecialKind {
     }
 }
 
+/// A function object's runtime-private payload (at `lower`): the generic
+/// entry address (what a function pointer's intval must equal), the direct
+/// body's address (0 if none) and the hash of the function's LLVM type
+/// that body expects (0 if none). A call through a function pointer whose
+/// type hashes to the object's hash may call the body directly.
+pub const FUNCTION_PAYLOAD_SIZE: usize = 24;
+/// Offset of the direct body's address in a function object's payload.
+pub const FUNCTION_BODY_OFFSET: usize = 8;
+/// Offset of the direct body's type hash in a function object's payload.
+pub const FUNCTION_TYPE_HASH_OFFSET: usize = 16;
+
 /// Low bit of a shadow word: set when the word holds `box | 1` (atomic mode)
 /// instead of a plain `lower` (non-atomic mode).
 pub const SHADOW_BOX_TAG: usize = 1;
@@ -567,6 +578,12 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ),
     ("GIMSO_SPECIAL_DIR", SpecialKind::Dir as u64),
     ("GIMSO_SHADOW_BOX_TAG", SHADOW_BOX_TAG as u64),
+    ("GIMSO_FUNCTION_PAYLOAD_SIZE", FUNCTION_PAYLOAD_SIZE as u64),
+    ("GIMSO_FUNCTION_BODY_OFFSET", FUNCTION_BODY_OFFSET as u64),
+    (
+        "GIMSO_FUNCTION_TYPE_HASH_OFFSET",
+        FUNCTION_TYPE_HASH_OFFSET as u64,
+    ),
     ("GIMSO_ATOMIC_BOX_SIZE", ATOMIC_BOX_SIZE as u64),
     ("GIMSO_ACCESS_READ", ACCESS_READ as u64),
     ("GIMSO_ACCESS_WRITE", ACCESS_WRITE as u64),

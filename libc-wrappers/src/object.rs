@@ -13,15 +13,26 @@ use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use gimso_abi::{EntryFn, FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind, WORD_SIZE};
 
 /// The capability object of a function: `{upper, aux}` header followed by
-/// a one-word payload holding the entry address. `upper == lower` (no data
-/// access passes), `aux = FLAG_GLOBAL | FUNCTION`.
+/// the payload `{entry, body, type hash}` (`gimso_abi::FUNCTION_PAYLOAD_SIZE`);
+/// wrappers have generic entries only, so no body (0) and no hash (0).
+/// `upper == lower` (no data access passes), `aux = FLAG_GLOBAL | FUNCTION`.
 #[repr(C, align(16))]
 #[derive(Debug)]
 pub struct FunctionObject {
     upper: AtomicPtr<u8>,
     aux: AtomicU64,
     entry: AtomicPtr<u8>,
+    body: AtomicPtr<u8>,
+    type_hash: AtomicU64,
 }
+
+const _: () = assert!(
+    core::mem::size_of::<FunctionObject>() >= HEADER_SIZE + gimso_abi::FUNCTION_PAYLOAD_SIZE
+        && core::mem::offset_of!(FunctionObject, body) - HEADER_SIZE
+            == gimso_abi::FUNCTION_BODY_OFFSET
+        && core::mem::offset_of!(FunctionObject, type_hash) - HEADER_SIZE
+            == gimso_abi::FUNCTION_TYPE_HASH_OFFSET
+);
 
 impl FunctionObject {
     /// The object for `entry`, to be stored at `this` (the static being
@@ -31,6 +42,8 @@ impl FunctionObject {
             upper: AtomicPtr::new(this.cast::<u8>().cast_mut().wrapping_add(HEADER_SIZE)),
             aux: AtomicU64::new(FLAG_GLOBAL | SpecialKind::Function.to_aux()),
             entry: AtomicPtr::new(entry as *mut u8),
+            body: AtomicPtr::new(core::ptr::null_mut()),
+            type_hash: AtomicU64::new(0),
         }
     }
 

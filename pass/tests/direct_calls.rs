@@ -244,3 +244,78 @@ pad:
     assert!(g.contains("call { i64 } @gimso.fd.thrower."), "{g}");
     assert!(g.contains("gimso_landing_pad"), "{g}");
 }
+
+#[test]
+fn a_function_object_records_its_body_and_the_hash_of_its_type() {
+    let (_, out) = translate(
+        r#"
+define i64 @f(i64 %x) {
+  ret i64 %x
+}
+define i64 @k(i64 %x, ...) {
+  ret i64 %x
+}
+"#,
+    );
+    let body = define_line(&out, "gimso.fd.f.").expect("f's body");
+    let body_name = body.split('@').nth(1).unwrap().split('(').next().unwrap();
+    let hash = u64::from_str_radix(body_name.rsplit('.').next().unwrap(), 16).unwrap();
+    let obj = out
+        .lines()
+        .find(|l| l.starts_with("@gimso.obj.f ="))
+        .unwrap_or_else(|| panic!("no object: {out}"));
+    assert!(obj.contains(&format!("ptr @{body_name}")), "{obj}");
+    assert!(obj.contains(&format!("i64 {}", hash as i64)), "{obj}");
+    // Variadic: no body, so neither body nor hash.
+    let obj = out
+        .lines()
+        .find(|l| l.starts_with("@gimso.obj.k ="))
+        .unwrap_or_else(|| panic!("no object: {out}"));
+    assert!(obj.contains("ptr null, i64 0 }"), "{obj}");
+}
+
+#[test]
+fn a_call_through_a_pointer_takes_the_body_when_the_hashes_agree() {
+    let ir = r#"
+define i64 @g(ptr %fp) {
+  %r = call i64 %fp(i64 1)
+  ret i64 %r
+}
+define i64 @v(ptr %fp) {
+  %r = call i64 (i64, ...) %fp(i64 1, i64 2)
+  ret i64 %r
+}
+"#;
+    let (stats, out) = translate(ir);
+    // Only the non-variadic call gets the fast path.
+    assert_eq!(stats.indirect_fast_paths, 1, "{out}");
+    let g = function(&out, "gimso.fd.g.");
+    // The object's hash word (payload + 16) against the call type's hash,
+    // then the body (payload + 8) called with the direct signature; the
+    // generic entry stays for a mismatch.
+    assert!(
+        g.contains("getelementptr i8, ptr %") && g.contains(", i64 16"),
+        "{g}"
+    );
+    assert!(g.contains(", i64 8"), "{g}");
+    assert!(g.contains("icmp eq i64"), "{g}");
+    // The body call passes (thread, 1); the generic entry (thread, the
+    // object, 8 bytes of arguments).
+    assert!(
+        g.lines()
+            .any(|l| l.contains("call { i64, i64 } %") && l.contains(", i64 1)")),
+        "{g}"
+    );
+    assert!(
+        g.lines()
+            .any(|l| l.contains("call { i64, i64 } %") && l.contains(", i64 8)")),
+        "{g}"
+    );
+    let (stats, out) = common::translate_with(
+        ir,
+        &TranslateOptions {
+            direct_calls: false,
+        },
+    );
+    assert_eq!(stats.indirect_fast_paths, 0, "{out}");
+}

@@ -10,9 +10,15 @@ use crate::object::ObjRef;
 use crate::report::{Operation, SafetyError, report};
 
 /// Creates the capability of the function whose callable entry is `entry`.
-/// Functions are globals: they can never be freed.
+/// Functions are globals: they can never be freed. The payload's direct
+/// body and type hash stay 0 (zeroed memory): calls go through `entry`.
 pub fn new_function(local: &mut LocalHeap, entry: usize) -> FlightPtr {
-    let obj = alloc_special(local, SpecialKind::Function, 8, FLAG_GLOBAL);
+    let obj = alloc_special(
+        local,
+        SpecialKind::Function,
+        gimso_abi::FUNCTION_PAYLOAD_SIZE,
+        FLAG_GLOBAL,
+    );
     entry_word(obj).store(entry, Ordering::Release);
     FlightPtr {
         intval: entry,
@@ -21,7 +27,8 @@ pub fn new_function(local: &mut LocalHeap, entry: usize) -> FlightPtr {
 }
 
 fn entry_word(obj: ObjRef) -> &'static AtomicUsize {
-    // SAFETY: function objects have an 8-byte runtime-private payload at lower.
+    // SAFETY: function objects have a runtime-private payload at lower
+    // whose first word is the entry.
     unsafe { &*(obj.lower() as *const AtomicUsize) }
 }
 

@@ -20,6 +20,12 @@
 //!   generic entry reports the mismatch as before. C library functions
 //!   (wrappers in the runtime with generic entries only) are called the
 //!   generic way directly.
+//! - A function object's payload records the body and the hash of its type
+//!   (`gimso_abi::FUNCTION_BODY_OFFSET`, `FUNCTION_TYPE_HASH_OFFSET`). A
+//!   call through a function pointer checks the capability as always, then
+//!   compares the object's hash with its own type's: equal, it calls the
+//!   body in registers; different (or 0: a wrapper, a runtime-made
+//!   function, one without a body), the generic entry with its size checks.
 //! - A weak (`__attribute__((weak))`) definition may be replaced by a
 //!   definition of another type: its body stays private and calls to it
 //!   use the generic entry, which the linker resolves. ODR definitions (C++
@@ -143,11 +149,18 @@ pub fn direct_params(ll: &Ll, f: V, fnty: T) -> Vec<Tx> {
 /// `gimso.fd.NAME.HASH`: the hash (64-bit FNV-1a of the type's text) keeps
 /// functions of different types apart at link time.
 pub fn direct_symbol(ll: &Ll, name: &str, fnty: T) -> String {
+    let h = type_hash(ll, fnty);
+    format!("{SYMBOL_DIRECT_PREFIX}{name}.{h:016x}")
+}
+
+/// 64-bit FNV-1a of the text of function type `fnty`, never 0 (a function
+/// object's hash word is 0 when it has no direct body).
+pub fn type_hash(ll: &Ll, fnty: T) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in ll.type_string(fnty).bytes() {
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
-    format!("{SYMBOL_DIRECT_PREFIX}{name}.{h:016x}")
+    h.max(1)
 }
 
 impl ModTx<'_, '_> {

@@ -1548,7 +1548,6 @@ impl FnTx<'_, '_, '_> {
             byval.push(bv);
             types.push(bv.unwrap_or(ll.type_of(a)));
         }
-        let layout = cc_layout(ll, &types);
         let site = self.site();
         // Evaluate the callee and arguments before touching the buffers.
         let mut args = Vec::new();
@@ -1565,19 +1564,103 @@ impl FnTx<'_, '_, '_> {
                 return;
             }
         }
-        let (entry, lower) = if let Some(&(entry, obj)) = self
+        let (entry, lower, indirect) = if let Some(&(entry, obj)) = self
             .m
             .fn_map
             .get(&callee)
             .filter(|_| is_a(self.m, callee, LLVMIsAFunction))
         {
-            (entry, self.m.ll.const_gep_i8(obj, 16))
+            (entry, self.m.ll.const_gep_i8(obj, 16), false)
         } else {
             let f = self.tx(callee);
             let cap = f.cap.unwrap_or_else(|| self.m.ll.null_ptr());
             self.check_call(f.int, cap, site);
-            (f.int, cap)
+            (f.int, cap, true)
         };
+        let fast = indirect
+            && self.m.options.direct_calls
+            && self.m.ll.opcode(inst) == LLVMOpcode::LLVMCall
+            && !byval.iter().any(Option::is_some)
+            && direct::signature_ok(&self.m.ll, fnty);
+        if !fast {
+            let t = self.generic_call(inst, entry, lower, &types, &byval, args, site);
+            if let Some(t) = t {
+                self.set(inst, t);
+            }
+            if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+                let normal = self.m.ll.successors(inst)[0];
+                self.edge_to(normal);
+            }
+            return;
+        }
+        // A function pointer: the callee's object records its direct body
+        // and the hash of its type; a call of that very type goes to the
+        // body in registers, any other through the generic entry (which
+        // checks sizes as before).
+        self.m.stats.indirect_fast_paths += 1;
+        self.set_frame_lsda(inst);
+        let ll = &self.m.ll;
+        let hash_at = gimso_abi::FUNCTION_TYPE_HASH_OFFSET as u64;
+        let hash = ll.load(ll.i64(), ll.gep_i8c(lower, hash_at), 8);
+        let same = ll.icmp(
+            LLVMIntPredicate::LLVMIntEQ,
+            hash,
+            ll.i64c(direct::type_hash(ll, fnty)),
+        );
+        let (to_body, to_entry, join) = (
+            ll.append_block(self.new, ""),
+            ll.append_block(self.new, ""),
+            ll.append_block(self.new, ""),
+        );
+        ll.cond_br_likely(same, to_body, to_entry);
+        ll.position_at_end(to_body);
+        let body_at = gimso_abi::FUNCTION_BODY_OFFSET as u64;
+        let body = ll.load(ll.ptr(), ll.gep_i8c(lower, body_at), 8);
+        let values = direct::direct_args(ll, fnty, self.thread, &args);
+        let r = ll.call(direct::direct_type(ll, fnty), body, &values);
+        self.unwind_check(inst, r);
+        let direct_t = direct::direct_value(&self.m.ll, fnty, r);
+        let direct_end = self.m.ll.insert_block();
+        self.m.ll.br(join);
+        self.m.ll.position_at_end(to_entry);
+        let generic_t = self.generic_call(inst, entry, lower, &types, &byval, args, site);
+        let generic_end = self.m.ll.insert_block();
+        let ll = &self.m.ll;
+        ll.br(join);
+        ll.position_at_end(join);
+        if direct_t.is_none() && generic_t.is_none() {
+            return;
+        }
+        let ty = ll.fn_ret(fnty);
+        let merge = |a: Option<V>, b: Option<V>| {
+            let phi = ll.phi(ty);
+            ll.add_incoming(phi, a.unwrap_or_else(|| ll.zero(ty)), direct_end);
+            ll.add_incoming(phi, b.unwrap_or_else(|| ll.zero(ty)), generic_end);
+            phi
+        };
+        let int = merge(direct_t.map(|t| t.int), generic_t.map(|t| t.int));
+        let (dc, gc) = (direct_t.and_then(|t| t.cap), generic_t.and_then(|t| t.cap));
+        let cap = (dc.is_some() || gc.is_some()).then(|| merge(dc, gc));
+        self.set(inst, Tx { int, cap });
+    }
+
+    /// A call through the generic entry `entry` of the function object
+    /// `lower`: the arguments through the CC buffers, the result read back
+    /// (after the size check). Returns the result; leaves invoke edges to
+    /// the caller.
+    #[allow(clippy::too_many_arguments)]
+    fn generic_call(
+        &mut self,
+        inst: V,
+        entry: V,
+        lower: V,
+        types: &[T],
+        byval: &[Option<T>],
+        args: Vec<Tx>,
+        site: V,
+    ) -> Option<Tx> {
+        let layout = cc_layout(&self.m.ll, types);
+        let fnty = self.m.ll.called_fn_type(inst);
         let (payload, caps) = self.write_buffers(layout.bytes);
         self.zero_caps(caps, layout.bytes);
         for (i, t) in args.into_iter().enumerate() {
@@ -1608,23 +1691,19 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let ret_ty = ll.fn_ret(fnty);
         let expected = ret_bytes(ll, ret_ty);
-        if expected > 0 {
-            let got = ll.extract_value(r, 1);
-            let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, got, ll.i64c(expected));
-            let exp = ll.i64c(expected);
-            self.guard(ok, |s| {
-                call(&s.m.ll, "gimso_ret_size_failed", &[exp, got, site]);
-                s.m.ll.unreachable();
-                true
-            });
-            let (payload, caps) = self.arg_buffers(got);
-            let t = self.read_buf(ret_ty, payload, caps, 0);
-            self.set(inst, t);
+        if expected == 0 {
+            return None;
         }
-        if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
-            let normal = self.m.ll.successors(inst)[0];
-            self.edge_to(normal);
-        }
+        let got = ll.extract_value(r, 1);
+        let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, got, ll.i64c(expected));
+        let exp = ll.i64c(expected);
+        self.guard(ok, |s| {
+            call(&s.m.ll, "gimso_ret_size_failed", &[exp, got, site]);
+            s.m.ll.unreachable();
+            true
+        });
+        let (payload, caps) = self.arg_buffers(got);
+        Some(self.read_buf(ret_ty, payload, caps, 0))
     }
 
     /// A call through a direct entry ([`super::direct`]): arguments and

@@ -42,9 +42,11 @@ impl ModTx<'_, '_> {
         }
     }
 
+    /// Header, then the payload `{entry, direct body, body's type hash}`
+    /// (`gimso_abi::FUNCTION_PAYLOAD_SIZE`).
     fn function_object_type(&self) -> T {
-        self.ll
-            .struct_ty(&[self.ll.ptr(), self.ll.i64(), self.ll.ptr()])
+        let (p, i) = (self.ll.ptr(), self.ll.i64());
+        self.ll.struct_ty(&[p, i, p, p, i])
     }
 
     /// Creates every function's generic entry and object.
@@ -85,9 +87,20 @@ impl ModTx<'_, '_> {
                 self.ll.copy_safe_fn_attrs(f, entry);
                 self.declare_direct(f, &name, linkage);
                 let upper = self.ll.const_gep_i8(obj, 16);
-                let init = self
-                    .ll
-                    .const_struct(&[upper, self.ll.i64c(FUNCTION_AUX), entry]);
+                let (body, hash) = match self.direct.get(&f) {
+                    Some(d) => (
+                        d.body,
+                        super::direct::type_hash(&self.ll, self.ll.function_type_of(f)),
+                    ),
+                    None => (self.ll.null_ptr(), 0),
+                };
+                let init = self.ll.const_struct(&[
+                    upper,
+                    self.ll.i64c(FUNCTION_AUX),
+                    entry,
+                    body,
+                    self.ll.i64c(hash),
+                ]);
                 self.ll.set_initializer(obj, init);
             }
             self.fn_map.insert(f, (entry, obj));
