@@ -278,6 +278,12 @@ void gimso_check_access(gimso_ptr p, size_t size, uint32_t access);
 GIMSO_NORETURN void gimso_access_failed(gimso_ptr p, size_t size, uint32_t access,
                          const gimso_source_location *loc);
 
+/* The failure path of a check that covered several accesses at once: reports
+ * this access's failure with `loc` if it fails, else returns (the compiled
+ * code then rechecks the next access it covered). */
+void gimso_access_recheck(gimso_ptr p, size_t size, uint32_t access,
+                          const gimso_source_location *loc);
+
 /* Non-atomic pointer store and load through shadow storage. */
 void gimso_store_ptr(gimso_ptr dst, gimso_ptr value);
 gimso_ptr gimso_load_ptr(gimso_ptr src);

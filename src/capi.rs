@@ -98,6 +98,23 @@ pub unsafe extern "C" fn gimso_access_failed(
     ))
 }
 
+/// The failure path of an inline check that covered several accesses
+/// through one capability (the pass widens the first check of a block to
+/// the later ones): reports this access if it fails, else returns so the
+/// compiled code rechecks the next one.
+///
+/// # Safety
+/// As [`gimso_access_failed`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_access_recheck(
+    p: FlightPtr,
+    size: usize,
+    access: u32,
+    loc: *const SourceLocation,
+) {
+    access_failed(p, Access::from_abi(size, access), location(loc));
+}
+
 /// Non-atomic pointer store.
 ///
 /// # Safety

@@ -27,11 +27,13 @@ define i64 @f(ptr %p) {{
 }}
 "#
     ));
-    // The first load is checked in full, the second only against the
-    // upper end, the third not at all.
+    // The first load's check is widened to both fields (the second load
+    // follows in the same block with no call between), so the others need
+    // none.
     assert_eq!(stats.checks, 1, "{out}");
-    assert_eq!(stats.narrowed_checks, 1, "{out}");
-    assert_eq!(stats.merged_checks, 1, "{out}");
+    assert_eq!(stats.widened_checks, 1, "{out}");
+    assert_eq!(stats.narrowed_checks, 0, "{out}");
+    assert_eq!(stats.merged_checks, 2, "{out}");
 }
 
 #[test]
@@ -39,15 +41,19 @@ fn a_lower_field_is_checked_against_the_lower_end() {
     let (stats, out) = translate(&format!(
         r#"{DECLS}
 define i64 @f(ptr %p) {{
+entry:
   %b = getelementptr inbounds i64, ptr %p, i64 1
   %a = getelementptr inbounds i64, ptr %p, i64 -1
   %y = load i64, ptr %b
+  br label %next
+next:
   %x = load i64, ptr %a
   %s = add i64 %x, %y
   ret i64 %s
 }}
 "#
     ));
+    // (In another block: a check is only widened within its block.)
     assert_eq!((stats.checks, stats.narrowed_checks), (1, 1), "{out}");
     // The narrowed check compares the address with the capability's lower
     // end only: one `icmp uge` of two integers.
@@ -105,10 +111,12 @@ define void @f(ptr %p) {{
 }}
 "#
     ));
-    // The first store still tests the read-only flag (the load did not);
-    // the second, one word up, only the upper end.
+    // The load's check covers both stores' bounds; the first store still
+    // tests the read-only flag (the load did not), the second nothing.
     assert_eq!(stats.checks, 1, "{out}");
-    assert_eq!(stats.narrowed_checks, 2, "{out}");
+    assert_eq!(stats.widened_checks, 1, "{out}");
+    assert_eq!(stats.narrowed_checks, 1, "{out}");
+    assert_eq!(stats.merged_checks, 1, "{out}");
     assert_eq!(out.matches("562949953421312").count(), 1, "{out}");
 }
 
@@ -138,11 +146,13 @@ join:
 }}
 "#
     ));
-    // then: full + upper; else: full; join: %b known on both paths (left
-    // out), %p only on one (checked against the lower end).
+    // then: one check widened to both loads; else: full; join: %b known
+    // on both paths (left out), %p only on one (checked against the lower
+    // end).
     assert_eq!(stats.checks, 2, "{out}");
-    assert_eq!(stats.narrowed_checks, 2, "{out}");
-    assert_eq!(stats.merged_checks, 1, "{out}");
+    assert_eq!(stats.widened_checks, 1, "{out}");
+    assert_eq!(stats.narrowed_checks, 1, "{out}");
+    assert_eq!(stats.merged_checks, 2, "{out}");
 }
 
 #[test]
@@ -194,4 +204,56 @@ define i64 @f(ptr %p, i64 %i, i64 %j) {{
         .filter(|l| l.contains("icmp uge i64") && l.ends_with(", 8"))
         .count();
     assert_eq!(span_tests, 1, "{out}");
+}
+
+#[test]
+fn a_check_covers_the_later_accesses_of_its_stretch() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p) {{
+  %c = getelementptr inbounds i64, ptr %p, i64 2
+  %b = getelementptr inbounds i64, ptr %p, i64 1
+  %x = load i64, ptr %p
+  store i64 5, ptr %c
+  %y = load i64, ptr %b
+  %s = add i64 %x, %y
+  ret i64 %s
+}}
+"#
+    ));
+    // One check of p[0..3) before the first load; the store and the second
+    // load need no bounds check (the store still tests read-only).
+    assert_eq!((stats.checks, stats.widened_checks), (1, 1), "{out}");
+    assert_eq!(stats.merged_checks, 1, "{out}");
+    // Its failure path rechecks the three accesses in program order (the
+    // first failing one is reported, with its own size and location)
+    // before the catch-all report.
+    let rechecks: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("call void @gimso_access_recheck("))
+        .collect();
+    assert_eq!(rechecks.len(), 3, "{out}");
+    assert!(rechecks[0].contains("i64 8, i32 1"), "{}", rechecks[0]);
+    assert!(rechecks[1].contains("i64 8, i32 2"), "{}", rechecks[1]);
+    assert!(rechecks[2].contains("i64 8, i32 1"), "{}", rechecks[2]);
+}
+
+#[test]
+fn a_call_ends_the_stretch() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p) {{
+  %b = getelementptr inbounds i64, ptr %p, i64 1
+  %x = load i64, ptr %p
+  call void @use(ptr %p)
+  %y = load i64, ptr %b
+  %s = add i64 %x, %y
+  ret i64 %s
+}}
+"#
+    ));
+    // `use` may free p or never return: the first check covers only its
+    // own load.
+    assert_eq!((stats.checks, stats.widened_checks), (2, 0), "{out}");
+    assert!(!out.contains("gimso_access_recheck("), "{out}");
 }

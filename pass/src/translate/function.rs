@@ -27,6 +27,7 @@ use crate::location::Location;
 mod checked;
 mod lazy_alloca;
 pub mod unwinding;
+mod widen;
 
 use checked::{Bounds, Checked};
 use lazy_alloca::{LazyAllocas, stack_align};
@@ -80,6 +81,8 @@ struct FnTx<'a, 'b, 'ctx> {
     const_gep: HashMap<V, (V, i64)>,
     /// Accesses checked on every path to the current point.
     checked: Checked,
+    /// Loads and stores whose check covers later accesses ([`widen`]).
+    widened: HashMap<V, widen::Covered>,
     /// What held at the end of each translated old block.
     end_checked: HashMap<B, Checked>,
 }
@@ -137,13 +140,25 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         unwind_fatal: None,
         const_gep: HashMap::new(),
         checked: Checked::default(),
+        widened: HashMap::new(),
         end_checked: HashMap::new(),
     };
+    t.widened = widen::plan(&t.m.ll, old);
     t.run();
     if direct.is_some() {
         t.emit_generic_entry(generic);
         t.m.stats.direct_bodies += 1;
     }
+}
+
+/// The access bits (`gimso_access_failed`) of an access.
+fn access_bits(size: u64, align: u64, write: bool) -> u32 {
+    (if write { ACCESS_WRITE } else { ACCESS_READ })
+        | if align > 1 && align == size {
+            ACCESS_ALIGNED
+        } else {
+            0
+        }
 }
 
 fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
@@ -270,13 +285,28 @@ impl FnTx<'_, '_, '_> {
 
     /// The source-location record of the instruction being translated.
     fn site(&mut self) -> V {
-        if self.cur_old.is_null() {
+        self.site_of(self.cur_old)
+    }
+
+    /// The location record of original instruction `inst` (null: none).
+    fn site_of(&mut self, inst: V) -> V {
+        if inst.is_null() {
             return self.m.ll.null_ptr();
         }
-        // SAFETY: `cur_old` is a live instruction of the module.
-        let inst = unsafe { InstructionValue::new(self.cur_old) };
+        // SAFETY: `inst` is a live instruction of the module.
+        let inst = unsafe { InstructionValue::new(inst) };
         let rec = self.m.sites.record_for(self.m.module, inst);
         rec.as_value_ref()
+    }
+
+    /// The widened check planned for the current access at `root + off`
+    /// (translated), if the plan's root is that very root.
+    fn widening(&mut self, root: V, off: i64) -> Option<widen::Covered> {
+        let w = self.widened.get(&self.cur_old)?.clone();
+        if w.own_off != off {
+            return None;
+        }
+        (self.tx(w.root).int == root).then_some(w)
     }
 
     fn error(&mut self, construct: &str, why: &str) {
@@ -531,9 +561,25 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let (root, off) = self.const_gep.get(&p.int).copied().unwrap_or((p.int, 0));
+        // The bounds to check: `root + [span.0, span.0 + span.1)`, this
+        // access's own unless widened to the later ones ([`widen`]).
+        let mut span = (off, size);
+        let mut covered = None;
         let need = match p.cap {
             Some(cap) => {
-                let need = self.checked.need(cap, root, off, size, align, write);
+                let mut need = self.checked.need(cap, root, off, size, align, write);
+                if need.bounds != Bounds::Known {
+                    if let Some(w) = self.widening(root, off) {
+                        let wsize = (w.hi - w.lo) as u64;
+                        let wide = self.checked.need(cap, root, w.lo, wsize, 1, false);
+                        need.bounds = wide.bounds;
+                        need.wide_enough = wide.wide_enough;
+                        self.checked.passed(cap, root, w.lo, wsize, 1, false);
+                        span = (w.lo, wsize);
+                        covered = Some(w);
+                        self.m.stats.widened_checks += 1;
+                    }
+                }
                 self.checked.passed(cap, root, off, size, align, write);
                 need
             }
@@ -560,12 +606,7 @@ impl FnTx<'_, '_, '_> {
         let addr = ll.ptrtoint(p.int, i64);
         let lower = ll.ptrtoint(cap, i64);
         let site = self.site();
-        let bits = if write { ACCESS_WRITE } else { ACCESS_READ }
-            | if align > 1 && align == size {
-                ACCESS_ALIGNED
-            } else {
-                0
-            };
+        let bits = access_bits(size, align, write);
         let (pi, pc) = (p.int, cap);
         // The null capability reads an all-zero header (upper 0: nothing
         // passes), so the check is one branch and the failure block ends
@@ -585,26 +626,31 @@ impl FnTx<'_, '_, '_> {
             ll.select(nonnull, own_hdr, null_hdr)
         };
         let ll = &self.m.ll;
+        let (baddr, bsize) = if span.0 == off {
+            (addr, span.1)
+        } else {
+            (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
+        };
         let mut ok = match need.bounds {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
-            Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, addr, lower),
+            Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
             Bounds::Upper => {
                 let upper = ll.load_header(hdr);
-                let end = ll.add_i64(addr, ll.i64c(size));
+                let end = ll.add_i64(baddr, ll.i64c(bsize));
                 ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper)
             }
             Bounds::Both => {
                 let upper = ll.load_header(hdr);
                 let span = ll.sub(upper, lower);
-                let off = ll.sub(addr, lower);
-                let room = ll.sub(span, ll.i64c(size));
+                let off = ll.sub(baddr, lower);
+                let room = ll.sub(span, ll.i64c(bsize));
                 let fits = ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room);
                 if need.wide_enough {
                     // `span >= size` passed through this capability since
                     // the last call: `room` does not wrap.
                     fits
                 } else {
-                    let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(size));
+                    let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
                     ll.and(ok, fits)
                 }
             }
@@ -622,6 +668,27 @@ impl FnTx<'_, '_, '_> {
         let bad = ll.append_block(self.new, "");
         ll.cond_br(ok, cont, bad);
         ll.position_at_end(bad);
+        if let Some(w) = covered {
+            // Which covered access fails, in program order: this one, then
+            // each later one at its own address, size and location.
+            call(
+                ll,
+                "gimso_access_recheck",
+                &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
+            );
+            for a in &w.later {
+                let at = self.m.ll.gep_i8(pi, self.m.ll.i64c((a.off - off) as u64));
+                let site = self.site_of(a.inst);
+                let ll = &self.m.ll;
+                let bits = access_bits(a.size, a.align, a.write);
+                call(
+                    ll,
+                    "gimso_access_recheck",
+                    &[at, pc, ll.i64c(a.size), ll.i32c(u64::from(bits)), site],
+                );
+            }
+        }
+        let ll = &self.m.ll;
         call(
             ll,
             "gimso_access_failed",

@@ -54,6 +54,8 @@ pub struct TranslateStats {
     /// Checks left out: earlier checks through the same capability near
     /// the same address imply them.
     pub merged_checks: usize,
+    /// Checks widened to cover later accesses through the same address.
+    pub widened_checks: usize,
     /// Calls through function pointers given the direct-body fast path.
     pub indirect_fast_paths: usize,
     /// Checks reduced to one end of the object (the other is implied).

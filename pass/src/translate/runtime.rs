@@ -9,6 +9,7 @@ use super::ll::{Ll, T, V};
 /// `w` i32, `P` a gimso_ptr (two ptrs); return `v` void, `P` {ptr, ptr}.
 const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_access_failed", "Piwp", "v"),
+    ("gimso_access_recheck", "Piwp", "v"),
     ("gimso_load_ptr", "P", "P"),
     ("gimso_store_ptr", "PP", "v"),
     ("gimso_atomic_load_ptr", "P", "P"),

@@ -1,0 +1,172 @@
+//! Widening a check to the accesses that follow it (check hoisting within
+//! a block).
+//!
+//! Within one basic block, between two calls, every load and store that
+//! runs after an access also runs when it does: nothing in between can
+//! leave the block early (a failed check ends the program either way). So
+//! the first access through an address `root + a` can check, at once, the
+//! span up to the last access through `root + b` the stretch makes;
+//! [`super::checked`] then finds the later ones implied and leaves their
+//! bounds unchecked. When the widened check fails, its failure path
+//! rechecks the covered accesses one by one in program order and reports
+//! the first that fails, with its own size and source location: the
+//! report is the one the program would have got, only before the stores in
+//! between ran (the program stops there anyway).
+//!
+//! Addresses are matched in the original IR: the pointer operand with its
+//! constant-index GEP instructions stripped, as the translation's own
+//! `const_gep` map strips them, so equal roots here are equal roots (and
+//! capabilities) there. Calls end a stretch (they may free or shrink the
+//! object, or not return), except `llvm.*` intrinsics that return.
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAGetElementPtrInst};
+
+use super::super::layout::required_align;
+use super::super::ll::{Ll, V};
+
+/// Most later accesses one check covers (keeps the failure path short).
+const MAX_COVERED: usize = 16;
+/// Largest widened span, offsets included (as `checked`'s `MAX_SPAN`).
+const MAX_SPAN: i64 = 4096;
+
+/// One access a widened check covers.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Access {
+    /// The original load or store.
+    pub inst: V,
+    /// Offset from the root.
+    pub off: i64,
+    pub size: u64,
+    pub align: u64,
+    pub write: bool,
+}
+
+/// What the check of one access covers.
+#[derive(Debug, Clone)]
+pub(super) struct Covered {
+    /// The root in the original IR, and the access's own offset from it.
+    pub root: V,
+    pub own_off: i64,
+    /// The widened span `root + [lo, hi)`.
+    pub lo: i64,
+    pub hi: i64,
+    /// The later accesses, in program order.
+    pub later: Vec<Access>,
+}
+
+/// The root of original pointer `p` and its constant offset.
+fn root_of(ll: &Ll, p: V) -> (V, i64) {
+    let mut v = p;
+    let mut off = 0i64;
+    while ll.is_a(v, LLVMIsAGetElementPtrInst) && !ll.is_vector(ll.type_of(v)) {
+        let n = ll.num_operands(v);
+        let idx: Vec<V> = (1..n).map(|i| ll.operand(v, i)).collect();
+        let Some(o) = ll.const_gep_offset(ll.gep_source_type(v), &idx) else {
+            break;
+        };
+        let Some(total) = off.checked_add(o) else {
+            break;
+        };
+        off = total;
+        v = ll.operand(v, 0);
+    }
+    (v, off)
+}
+
+/// Whether a call lets the stretch go on: an `llvm.*` intrinsic that
+/// returns (no intrinsic frees memory).
+fn call_keeps_stretch(ll: &Ll, inst: V) -> bool {
+    let callee = ll.called_value(inst);
+    ll.is_a(callee, LLVMIsAFunction)
+        && ll.name(callee).starts_with("llvm.")
+        && !ll.fn_has_attr(callee, "noreturn")
+        && !ll.call_has_attr(inst, "noreturn")
+}
+
+/// The widened checks of function `f`: for each load or store followed, in
+/// its stretch, by accesses through the same root.
+pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
+    let mut out = HashMap::new();
+    for b in ll.blocks(f) {
+        let mut stretch: Vec<(V, Access)> = Vec::new();
+        for inst in ll.instructions(b) {
+            let access = match ll.opcode(inst) {
+                LLVMOpcode::LLVMLoad => {
+                    let ty = ll.type_of(inst);
+                    Some((ll.operand(inst, 0), ty, false))
+                }
+                LLVMOpcode::LLVMStore => {
+                    let ty = ll.type_of(ll.operand(inst, 0));
+                    Some((ll.operand(inst, 1), ty, true))
+                }
+                LLVMOpcode::LLVMCall if call_keeps_stretch(ll, inst) => None,
+                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
+                    widen_stretch(&stretch, &mut out);
+                    stretch.clear();
+                    None
+                }
+                _ => None,
+            };
+            if let Some((p, ty, write)) = access {
+                let (root, off) = root_of(ll, p);
+                let size = ll.size_of(ty);
+                let align = required_align(ll, ty, ll.alignment(inst));
+                stretch.push((
+                    root,
+                    Access {
+                        inst,
+                        off,
+                        size,
+                        align,
+                        write,
+                    },
+                ));
+            }
+        }
+        widen_stretch(&stretch, &mut out);
+    }
+    out
+}
+
+/// Records, for each access of `stretch` (in order) that later accesses
+/// through its root follow, the span they make together.
+fn widen_stretch(stretch: &[(V, Access)], out: &mut HashMap<V, Covered>) {
+    for (i, &(root, a)) in stretch.iter().enumerate() {
+        if !fits(a.off, a.size as i64) {
+            continue;
+        }
+        let (mut lo, mut hi) = (a.off, a.off + a.size as i64);
+        let mut later = Vec::new();
+        for &(r, b) in &stretch[i + 1..] {
+            if r != root || later.len() == MAX_COVERED {
+                continue;
+            }
+            let (nlo, nhi) = (lo.min(b.off), hi.max(b.off + b.size as i64));
+            if !fits(b.off, b.size as i64) || nhi - nlo >= MAX_SPAN {
+                continue;
+            }
+            (lo, hi) = (nlo, nhi);
+            later.push(b);
+        }
+        if later.is_empty() || (lo, hi) == (a.off, a.off + a.size as i64) {
+            continue;
+        }
+        out.insert(
+            a.inst,
+            Covered {
+                root,
+                own_off: a.off,
+                lo,
+                hi,
+                later,
+            },
+        );
+    }
+}
+
+fn fits(off: i64, size: i64) -> bool {
+    off.abs() < MAX_SPAN && (0..MAX_SPAN).contains(&size)
+}
