@@ -257,3 +257,27 @@ define i64 @f(ptr %p) {{
     assert_eq!((stats.checks, stats.widened_checks), (2, 0), "{out}");
     assert!(!out.contains("gimso_access_recheck("), "{out}");
 }
+
+#[test]
+fn fields_of_one_array_element_share_a_root() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i64 %i) {{
+  %e = getelementptr inbounds %pair, ptr %p, i64 %i
+  %b = getelementptr inbounds %pair, ptr %p, i64 %i, i32 1
+  %c = getelementptr inbounds %pair, ptr %p, i64 %i, i32 2
+  %x = load i64, ptr %e
+  %y = load i64, ptr %b
+  %z = load i32, ptr %c
+  %w = zext i32 %z to i64
+  %s = add i64 %x, %y
+  %t = add i64 %s, %w
+  ret i64 %t
+}}
+"#
+    ));
+    // `&p[i]`, `&p[i].b` and `&p[i].c` are one element plus constants: the
+    // first load's check covers all three fields.
+    assert_eq!((stats.checks, stats.widened_checks), (1, 1), "{out}");
+    assert_eq!(stats.merged_checks, 2, "{out}");
+}

@@ -83,6 +83,9 @@ struct FnTx<'a, 'b, 'ctx> {
     checked: Checked,
     /// Loads and stores whose check covers later accesses ([`widen`]).
     widened: HashMap<V, widen::Covered>,
+    /// `&base[i]` per (original block, base, index, element type): the
+    /// shared root of the fields of one element ([`FnTx::indexed_gep`]).
+    indexed_roots: HashMap<(B, V, V, T), V>,
     /// What held at the end of each translated old block.
     end_checked: HashMap<B, Checked>,
 }
@@ -141,6 +144,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         const_gep: HashMap::new(),
         checked: Checked::default(),
         widened: HashMap::new(),
+        indexed_roots: HashMap::new(),
         end_checked: HashMap::new(),
     };
     t.widened = widen::plan(&t.m.ll, old);
@@ -306,7 +310,19 @@ impl FnTx<'_, '_, '_> {
         if w.own_off != off {
             return None;
         }
-        (self.tx(w.root).int == root).then_some(w)
+        let translated = match w.root {
+            widen::Root::Value(v) => self.tx(v).int,
+            widen::Root::Indexed {
+                block,
+                base,
+                index,
+                ty,
+            } => {
+                let key = (block, self.tx(base).int, self.tx(index).int, ty);
+                *self.indexed_roots.get(&key)?
+            }
+        };
+        (translated == root).then_some(w)
     }
 
     fn error(&mut self, construct: &str, why: &str) {
@@ -1453,8 +1469,12 @@ impl FnTx<'_, '_, '_> {
         }
         let ll = &self.m.ll;
         let src = ll.gep_source_type(inst);
-        let int = ll.gep(src, base.int, &idx);
         let ty = ll.type_of(inst);
+        let int = match self.indexed_gep(inst, base.int, &idx) {
+            Some(int) => int,
+            None => self.m.ll.gep(src, base.int, &idx),
+        };
+        let ll = &self.m.ll;
         let mut cap = base.cap.unwrap_or_else(|| ll.null_ptr());
         if ll.is_vector(ty) && !ll.is_vector(ll.type_of(cap)) {
             let lanes = ll.vector_len(ty);
@@ -1572,6 +1592,43 @@ impl FnTx<'_, '_, '_> {
         ll.set_operand(c, 1, v.int);
         ll.insert(c);
         self.set(inst, Tx::plain(c));
+    }
+
+    /// `&base[i].f...` (a variable first index, constant field indices) as
+    /// `&base[i]` plus a constant: `&base[i]` made once per original block
+    /// and element type, so every field of one element shares a root (for
+    /// check merging and widening; [`widen::root_of`] finds the same).
+    fn indexed_gep(&mut self, inst: V, base: V, idx: &[V]) -> Option<V> {
+        let ll = &self.m.ll;
+        let n = ll.num_operands(inst);
+        let (&first, rest) = idx.split_first()?;
+        if ll.is_vector(ll.type_of(inst))
+            || ll.is_vector(ll.type_of(first))
+            || ll.const_int_value(ll.operand(inst, 1)).is_some()
+            || !(2..n).all(|i| ll.const_int_value(ll.operand(inst, i)).is_some())
+        {
+            return None;
+        }
+        let src = ll.gep_source_type(inst);
+        let mut tail = vec![ll.i64c(0)];
+        tail.extend_from_slice(rest);
+        let off = ll.const_gep_offset(src, &tail)?;
+        let key = (self.cur_old_block, base, first, src);
+        let element = match self.indexed_roots.get(&key) {
+            Some(&e) => e,
+            None => {
+                let e = ll.gep(src, base, &[first]);
+                self.indexed_roots.insert(key, e);
+                e
+            }
+        };
+        if rest.is_empty() {
+            return Some(element);
+        }
+        let ll = &self.m.ll;
+        let int = ll.gep_i8(element, ll.i64c(off as u64));
+        self.const_gep.insert(int, (element, off));
+        Some(int)
     }
 
     /// A scratch alloca in the entry block.

@@ -25,7 +25,7 @@ use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAGetElementPtrInst};
 
 use super::super::layout::required_align;
-use super::super::ll::{Ll, V};
+use super::super::ll::{B, Ll, T, V};
 
 /// Most later accesses one check covers (keeps the failure path short).
 const MAX_COVERED: usize = 16;
@@ -44,11 +44,21 @@ pub(super) struct Access {
     pub write: bool,
 }
 
+/// An address accesses are grouped by, in the original IR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Root {
+    /// A value (the pointer with its constant-index GEPs stripped).
+    Value(V),
+    /// `&base[index]` of element type `ty`, as GEPs in `block` compute it
+    /// (the translation makes it once per block: `FnTx::indexed_gep`).
+    Indexed { block: B, base: V, index: V, ty: T },
+}
+
 /// What the check of one access covers.
 #[derive(Debug, Clone)]
 pub(super) struct Covered {
     /// The root in the original IR, and the access's own offset from it.
-    pub root: V,
+    pub root: Root,
     pub own_off: i64,
     /// The widened span `root + [lo, hi)`.
     pub lo: i64,
@@ -58,14 +68,40 @@ pub(super) struct Covered {
 }
 
 /// The root of original pointer `p` and its constant offset.
-fn root_of(ll: &Ll, p: V) -> (V, i64) {
+pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
     let mut v = p;
     let mut off = 0i64;
     while ll.is_a(v, LLVMIsAGetElementPtrInst) && !ll.is_vector(ll.type_of(v)) {
         let n = ll.num_operands(v);
         let idx: Vec<V> = (1..n).map(|i| ll.operand(v, i)).collect();
-        let Some(o) = ll.const_gep_offset(ll.gep_source_type(v), &idx) else {
-            break;
+        let src = ll.gep_source_type(v);
+        let o = match ll.const_gep_offset(src, &idx) {
+            Some(o) => o,
+            None => {
+                // `&base[i].f...`: a variable first index, constant rest.
+                let first = idx[0];
+                if ll.is_vector(ll.type_of(first))
+                    || ll.const_int_value(first).is_some()
+                    || !idx[1..].iter().all(|&i| ll.const_int_value(i).is_some())
+                {
+                    break;
+                }
+                let mut tail = vec![ll.i64c(0)];
+                tail.extend_from_slice(&idx[1..]);
+                let Some(o) = ll.const_gep_offset(src, &tail) else {
+                    break;
+                };
+                let Some(total) = off.checked_add(o) else {
+                    break;
+                };
+                let root = Root::Indexed {
+                    block: ll.instructions_parent(v),
+                    base: ll.operand(v, 0),
+                    index: first,
+                    ty: src,
+                };
+                return (root, total);
+            }
         };
         let Some(total) = off.checked_add(o) else {
             break;
@@ -73,7 +109,7 @@ fn root_of(ll: &Ll, p: V) -> (V, i64) {
         off = total;
         v = ll.operand(v, 0);
     }
-    (v, off)
+    (Root::Value(v), off)
 }
 
 /// Whether a call lets the stretch go on: an `llvm.*` intrinsic that
@@ -91,7 +127,7 @@ fn call_keeps_stretch(ll: &Ll, inst: V) -> bool {
 pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
     let mut out = HashMap::new();
     for b in ll.blocks(f) {
-        let mut stretch: Vec<(V, Access)> = Vec::new();
+        let mut stretch: Vec<(Root, Access)> = Vec::new();
         for inst in ll.instructions(b) {
             let access = match ll.opcode(inst) {
                 LLVMOpcode::LLVMLoad => {
@@ -133,7 +169,7 @@ pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
 
 /// Records, for each access of `stretch` (in order) that later accesses
 /// through its root follow, the span they make together.
-fn widen_stretch(stretch: &[(V, Access)], out: &mut HashMap<V, Covered>) {
+fn widen_stretch(stretch: &[(Root, Access)], out: &mut HashMap<V, Covered>) {
     for (i, &(root, a)) in stretch.iter().enumerate() {
         if !fits(a.off, a.size as i64) {
             continue;
