@@ -1393,6 +1393,21 @@ impl FnTx<'_, '_, '_> {
             return;
         }
         self.check(p, size, align, false);
+        if !atomic && !volatile && self.capability_unused(inst) {
+            // Compared or jumped to only: the value without its shadow word.
+            let ll = &self.m.ll;
+            let v = ll.load(ty, p.int, align as u32);
+            ll.not_header(v);
+            self.m.stats.capless_loads += 1;
+            self.set(
+                inst,
+                Tx {
+                    int: v,
+                    cap: Some(ll.null_ptr()),
+                },
+            );
+            return;
+        }
         if !has_ptr(&self.m.ll, ty) {
             let ll = &self.m.ll;
             let v = ll.load(ty, p.int, align as u32);
@@ -1629,6 +1644,24 @@ impl FnTx<'_, '_, '_> {
         let int = ll.gep_i8(element, ll.i64c(off as u64));
         self.const_gep.insert(int, (element, off));
         Some(int)
+    }
+
+    /// Whether the pointer loaded by `inst` is only compared (`icmp`) or
+    /// jumped to (`indirectbr`, a computed goto's dispatch table): both use
+    /// its address alone, so its capability need not be read.
+    fn capability_unused(&self, inst: V) -> bool {
+        let ll = &self.m.ll;
+        if ll.kind(ll.type_of(inst)) != LLVMTypeKind::LLVMPointerTypeKind {
+            return false;
+        }
+        let users = ll.users(inst);
+        !users.is_empty()
+            && users.iter().all(|&u| {
+                matches!(
+                    ll.opcode(u),
+                    LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMIndirectBr
+                )
+            })
     }
 
     /// A scratch alloca in the entry block.

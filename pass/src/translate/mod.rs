@@ -56,6 +56,8 @@ pub struct TranslateStats {
     pub merged_checks: usize,
     /// Checks widened to cover later accesses through the same address.
     pub widened_checks: usize,
+    /// Pointer loads whose capability no user needs (not read).
+    pub capless_loads: usize,
     /// Calls through function pointers given the direct-body fast path.
     pub indirect_fast_paths: usize,
     /// Checks reduced to one end of the object (the other is implied).
