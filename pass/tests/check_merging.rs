@@ -281,3 +281,27 @@ define i64 @f(ptr %p, i64 %i) {{
     assert_eq!((stats.checks, stats.widened_checks), (1, 1), "{out}");
     assert_eq!(stats.merged_checks, 2, "{out}");
 }
+
+#[test]
+fn a_global_defined_here_is_checked_against_constants() {
+    let (stats, out) = translate(
+        r#"
+@g = internal global [16 x i64] zeroinitializer
+define i64 @f(i64 %i) {
+  %p = getelementptr [16 x i64], ptr @g, i64 0, i64 %i
+  %x = load i64, ptr %p
+  ret i64 %x
+}
+"#,
+    );
+    // A variable index needs a check, but the global's upper end is a
+    // constant: no header word is loaded.
+    assert_eq!(stats.checks, 1, "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("define") && l.contains("@gimso.fd.f."))
+        .unwrap();
+    let body = &out[out.find(line).unwrap()..];
+    let body = &body[..body.find("\n}").unwrap()];
+    assert!(!body.contains("!alias.scope"), "{body}");
+}

@@ -98,6 +98,19 @@ impl ModTx<'_, '_> {
             && !(write && o.readonly)
     }
 
+    /// When capability `cap` is a global defined here with a fixed size (a
+    /// constant address), its `upper` as an `i64` constant and whether it
+    /// is read-only: globals are never freed, so neither changes.
+    pub fn static_upper(&self, cap: V) -> Option<(V, bool)> {
+        let (obj, lower) = const_address(&self.ll, cap)?;
+        let o = self.static_objects.get(&obj)?;
+        if lower != 16 {
+            return None;
+        }
+        let upper = self.ll.const_gep_i8(obj, 16 + o.size);
+        Some((self.ll.const_ptrtoint(upper, self.ll.i64()), o.readonly))
+    }
+
     /// The translation of constant `c` (memoised).
     pub fn tx_const(&mut self, c: V) -> Result<Tx, String> {
         if let Some(&t) = self.const_memo.get(&c) {

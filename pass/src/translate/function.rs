@@ -607,6 +607,13 @@ impl FnTx<'_, '_, '_> {
                 wide_enough: false,
             },
         };
+        // A global defined here: its bounds and read-only flag are constants.
+        let fixed = p.cap.and_then(|c| self.m.static_upper(c));
+        let mut need = need;
+        if let Some((_, readonly)) = fixed {
+            need.nonnull = true;
+            need.readonly &= readonly;
+        }
         if need.nothing() {
             self.m.stats.merged_checks += 1;
             return;
@@ -651,12 +658,12 @@ impl FnTx<'_, '_, '_> {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
             Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
             Bounds::Upper => {
-                let upper = ll.load_header(hdr);
+                let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
                 let end = ll.add_i64(baddr, ll.i64c(bsize));
                 ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper)
             }
             Bounds::Both => {
-                let upper = ll.load_header(hdr);
+                let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
                 let span = ll.sub(upper, lower);
                 let off = ll.sub(baddr, lower);
                 let room = ll.sub(span, ll.i64c(bsize));
