@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change. */
-#define GIMSO_ABI_VERSION 1
+#define GIMSO_ABI_VERSION 2
 
 /* Failure entry points end the program. */
 #define GIMSO_NORETURN __attribute__((noreturn))
