@@ -149,12 +149,8 @@ pub fn mark_conservative(word: usize) -> Option<usize> {
 pub fn trace(lower: usize, out: &mut Vec<usize>) {
     let m = gimso_shadow::barrier::epoch();
     if m != 0 {
-        // SAFETY: grey entries are lowers of marked heap objects, whose
-        // headers are writable memory of their slots.
-        gimso_shadow::barrier::stamp(
-            unsafe { &*((lower - HEADER_SIZE) as *const ObjectHeader) },
-            m,
-        );
+        // SAFETY: grey entries are lowers of marked heap objects.
+        unsafe { gimso_shadow::barrier::stamp(lower, m) };
     }
     references(lower, true, |target| out.extend(mark_lower(target)));
 }

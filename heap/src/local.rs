@@ -176,18 +176,10 @@ impl LocalHeap {
     /// reference, aux allocations and atomic boxes included, goes through).
     #[inline]
     pub fn alloc(&mut self, size: usize) -> NonNull<u8> {
-        if let Some(class) = size_class_of(size) {
-            debug_assert!(class < NUM_CLASSES);
-            // SAFETY: `size_class_of` only returns classes below NUM_CLASSES
-            // (asserted at compile time over its whole table), and `bins` has
-            // NUM_CLASSES entries; this keeps a bounds check off the fast path.
-            let bin = unsafe { self.bins.get_unchecked_mut(class) };
-            if bin.free != 0 {
-                return bin.take();
-            }
-            return self.alloc_slow(class, size);
+        match size_class_of(size) {
+            Some(class) => self.alloc_small(class, size),
+            None => self.heap.alloc_large(size),
         }
-        self.heap.alloc_large(size)
     }
 
     /// [`LocalHeap::alloc`], also returning the marking epoch in which the
@@ -197,20 +189,31 @@ impl LocalHeap {
     /// barrier epochs).
     #[inline]
     pub fn alloc_stamped(&mut self, size: usize) -> (NonNull<u8>, u8) {
-        if let Some(class) = size_class_of(size) {
-            debug_assert!(class < NUM_CLASSES);
-            // SAFETY: as in `alloc`.
-            let bin = unsafe { self.bins.get_unchecked_mut(class) };
-            let slot = if bin.free != 0 {
-                bin.take()
-            } else {
-                self.alloc_slow(class, size)
-            };
-            // SAFETY: as in `alloc`.
-            let bin = unsafe { self.bins.get_unchecked(class) };
-            return (slot, bin.black_epoch());
+        match size_class_of(size) {
+            Some(class) => {
+                let slot = self.alloc_small(class, size);
+                // SAFETY: as in `alloc_small`.
+                (
+                    slot,
+                    unsafe { self.bins.get_unchecked(class) }.black_epoch(),
+                )
+            }
+            None => self.heap.alloc_large_stamped(size),
         }
-        self.heap.alloc_large_stamped(size)
+    }
+
+    /// A slot of size class `class` (as returned by `size_class_of`).
+    #[inline(always)]
+    fn alloc_small(&mut self, class: usize, size: usize) -> NonNull<u8> {
+        debug_assert!(class < NUM_CLASSES);
+        // SAFETY: `size_class_of` only returns classes below NUM_CLASSES
+        // (asserted at compile time over its whole table), and `bins` has
+        // NUM_CLASSES entries; this keeps a bounds check off the fast path.
+        let bin = unsafe { self.bins.get_unchecked_mut(class) };
+        if bin.free != 0 {
+            return bin.take();
+        }
+        self.alloc_slow(class, size)
     }
 
     #[cold]

@@ -297,11 +297,6 @@ define i64 @f(i64 %i) {
     // A variable index needs a check, but the global's upper end is a
     // constant: no header word is loaded.
     assert_eq!(stats.checks, 1, "{out}");
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("define") && l.contains("@gimso.fd.f."))
-        .unwrap();
-    let body = &out[out.find(line).unwrap()..];
-    let body = &body[..body.find("\n}").unwrap()];
+    let body = common::function(&out, "gimso.fd.f.");
     assert!(!body.contains("!alias.scope"), "{body}");
 }

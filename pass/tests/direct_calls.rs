@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{define_line, function};
+
 use gimso_pass::translate::{TranslateOptions, TranslateStats};
 
 /// Translates `ir` with the default options (direct calls on).
@@ -34,20 +36,6 @@ define i64 @g() {
 /// The lines of `out` that define or call `symbol`.
 fn mentions<'a>(out: &'a str, symbol: &str) -> Vec<&'a str> {
     out.lines().filter(|l| l.contains(symbol)).collect()
-}
-
-/// The `define` line of the function whose name starts with `prefix`.
-fn define_line<'a>(out: &'a str, prefix: &str) -> Option<&'a str> {
-    out.lines()
-        .find(|l| l.starts_with("define") && l.contains(&format!("@{prefix}")))
-}
-
-/// The text of the function whose `define` line names `@prefix...`.
-fn function<'a>(out: &'a str, prefix: &str) -> &'a str {
-    let line = define_line(out, prefix).unwrap_or_else(|| panic!("no {prefix}: {out}"));
-    let start = out.find(line).unwrap();
-    let end = start + out[start..].find("\n}").unwrap();
-    &out[start..end]
 }
 
 #[test]

@@ -6,16 +6,8 @@ mod common;
 use gimso_pass::parse_module;
 use inkwell::context::Context;
 
-fn translate(ir: &str) -> String {
-    let (stats, out) = common::translate(ir);
-    assert!(stats.functions > 0);
-    out
-}
-
-#[test]
-fn computed_goto_becomes_a_switch() {
-    let out = translate(
-        r#"
+/// A computed goto: a dispatch table of block addresses and `indirectbr`.
+const COMPUTED_GOTO: &str = r#"
 @t = internal global [2 x ptr] [ptr blockaddress(@f, %a), ptr blockaddress(@f, %b)]
 define i32 @f(i32 %i) {
 entry:
@@ -27,8 +19,17 @@ a:
 b:
   ret i32 2
 }
-"#,
-    );
+"#;
+
+fn translate(ir: &str) -> String {
+    let (stats, out) = common::translate(ir);
+    assert!(stats.functions > 0);
+    out
+}
+
+#[test]
+fn computed_goto_becomes_a_switch() {
+    let out = translate(COMPUTED_GOTO);
     assert!(out.contains("switch i64"), "{out}");
     assert!(out.contains("gimso_indirectbr_failed"), "{out}");
     assert!(!out.contains("indirectbr ptr"), "{out}");
@@ -51,29 +52,19 @@ fn file() {
 
 #[test]
 fn a_pointer_only_compared_or_jumped_to_is_loaded_without_its_capability() {
-    let ir = r#"
-@t = internal global [2 x ptr] [ptr blockaddress(@f, %a), ptr blockaddress(@f, %b)]
-define i32 @f(i32 %i) {
-entry:
-  %p = getelementptr [2 x ptr], ptr @t, i32 0, i32 %i
-  %l = load ptr, ptr %p
-  indirectbr ptr %l, [label %a, label %b]
-a:
-  ret i32 1
-b:
-  ret i32 2
-}
-define i1 @last(ptr %n) {
+    let ir = &format!(
+        r#"{COMPUTED_GOTO}define i1 @last(ptr %n) {{
   %next = load ptr, ptr %n
   %end = icmp eq ptr %next, null
   ret i1 %end
-}
-define i64 @follow(ptr %n) {
+}}
+define i64 @follow(ptr %n) {{
   %next = load ptr, ptr %n
   %v = load i64, ptr %next
   ret i64 %v
-}
-"#;
+}}
+"#
+    );
     let (stats, out) = common::translate(ir);
     // The dispatch-table load and the `next == NULL` test need no
     // capability; the pointer that is dereferenced does.
@@ -81,13 +72,7 @@ define i64 @follow(ptr %n) {
     // A shadow word is read with an acquire load (the atomic-box protocol):
     // only in `follow`.
     let acquire = |prefix: &str| {
-        let line = out
-            .lines()
-            .find(|l| l.starts_with("define") && l.contains(&format!("@gimso.fd.{prefix}.")))
-            .unwrap_or_else(|| panic!("no {prefix}: {out}"));
-        let start = out.find(line).unwrap();
-        let body = &out[start..];
-        let body = &body[..body.find("\n}").unwrap()];
+        let body = common::function(&out, &format!("gimso.fd.{prefix}."));
         body.contains("load atomic i64, ptr") && body.contains("acquire")
     };
     assert!(!acquire("last"), "{out}");

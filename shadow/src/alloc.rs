@@ -45,7 +45,7 @@ pub fn alloc_object(local: &mut LocalHeap, size: usize, align: usize, flags: u64
         let lower = slot + HEADER_SIZE;
         let header = header_at(slot);
         header.aux.store(
-            flags | stamp(epoch) | (lower + payload) as u64,
+            flags | epoch_bits(epoch) | (lower + payload) as u64,
             Ordering::Relaxed,
         );
         header.upper.store(lower + payload, Ordering::Release);
@@ -112,7 +112,7 @@ fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize
         let lower = slot + HEADER_SIZE;
         header_at(slot)
             .aux
-            .store(aux | stamp(epoch), Ordering::Relaxed);
+            .store(aux | epoch_bits(epoch), Ordering::Relaxed);
         return lower;
     }
     // Over-aligned: allocate `align` extra bytes and put the header just
@@ -129,7 +129,7 @@ fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize
     }
     header_at(lower - HEADER_SIZE)
         .aux
-        .store(aux | stamp(epoch), Ordering::Relaxed);
+        .store(aux | epoch_bits(epoch), Ordering::Relaxed);
     lower
 }
 
@@ -137,7 +137,7 @@ fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize
 /// `epoch` (0: not black): the store barrier needs not look it up in this
 /// collection (see the `barrier` module).
 #[inline(always)]
-fn stamp(epoch: u8) -> u64 {
+fn epoch_bits(epoch: u8) -> u64 {
     u64::from(epoch) << BARRIER_EPOCH_SHIFT
 }
 

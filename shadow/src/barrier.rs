@@ -98,15 +98,26 @@ pub fn epoch() -> u8 {
     gimso_gc_marking.flag.load(Ordering::Relaxed)
 }
 
+/// The header of the object `lower`.
+///
+/// # Safety
+/// `lower` is a non-zero capability whose object stays allocated while the
+/// reference is used.
+#[inline(always)]
+unsafe fn header(lower: usize) -> &'static ObjectHeader {
+    // SAFETY: per the contract, the header below `lower` is readable.
+    unsafe { &*((lower - HEADER_SIZE) as *const ObjectHeader) }
+}
+
 /// The barrier epoch in the header of the object `lower`.
 ///
 /// # Safety
 /// `lower` is a non-zero capability (its header is readable).
 #[inline(always)]
 pub unsafe fn epoch_of(lower: usize) -> u8 {
-    // SAFETY: per the contract, the header below `lower` is readable.
-    let header = unsafe { &*((lower - HEADER_SIZE) as *const ObjectHeader) };
-    (header.aux.load(Ordering::Relaxed) >> BARRIER_EPOCH_SHIFT) as u8
+    // SAFETY: per the contract.
+    let aux = unsafe { header(lower) }.aux.load(Ordering::Relaxed);
+    (aux >> BARRIER_EPOCH_SHIFT) as u8
 }
 
 /// The barrier for a pointer whose capability `lower` (0 or
@@ -120,11 +131,16 @@ pub fn store_barrier(lower: usize) {
     }
 }
 
-/// Records in `header` that its (heap) object is marked in epoch `m`.
+/// Records in the header of heap object `lower` that it is marked in epoch
+/// `m`.
 ///
-/// Call only after the object's mark bit is set in the cycle of epoch `m`,
-/// and never on a header outside the heap (which may be read-only).
-pub fn stamp(header: &ObjectHeader, m: u8) {
+/// # Safety
+/// `lower` is the capability of a heap object (headers outside the heap may
+/// be read-only) whose mark bit is set in the cycle of epoch `m`.
+pub unsafe fn stamp(lower: usize, m: u8) {
+    // SAFETY: per the contract, a heap object's header: writable memory of
+    // its slot.
+    let header = unsafe { header(lower) };
     let want = u64::from(m) << BARRIER_EPOCH_SHIFT;
     let mut cur = header.aux.load(Ordering::Relaxed);
     // A CAS, not a byte store: the owner may be installing the aux pointer
@@ -163,11 +179,8 @@ fn barrier_slow(lower: usize, m: u8) {
             hook(lower);
         }
     }
-    // SAFETY: a heap object's header is writable memory of its slot.
-    stamp(
-        unsafe { &*((lower - HEADER_SIZE) as *const ObjectHeader) },
-        m,
-    );
+    // SAFETY: mark_allocated found a heap object, now marked.
+    unsafe { stamp(lower, m) };
 }
 
 #[cfg(test)]

@@ -581,7 +581,7 @@ impl FnTx<'_, '_, '_> {
         // access's own unless widened to the later ones ([`widen`]).
         let mut span = (off, size);
         let mut covered = None;
-        let need = match p.cap {
+        let mut need = match p.cap {
             Some(cap) => {
                 let mut need = self.checked.need(cap, root, off, size, align, write);
                 if need.bounds != Bounds::Known {
@@ -609,7 +609,6 @@ impl FnTx<'_, '_, '_> {
         };
         // A global defined here: its bounds and read-only flag are constants.
         let fixed = p.cap.and_then(|c| self.m.static_upper(c));
-        let mut need = need;
         if let Some((_, readonly)) = fixed {
             need.nonnull = true;
             need.readonly &= readonly;
@@ -1622,19 +1621,12 @@ impl FnTx<'_, '_, '_> {
     /// check merging and widening; [`widen::root_of`] finds the same).
     fn indexed_gep(&mut self, inst: V, base: V, idx: &[V]) -> Option<V> {
         let ll = &self.m.ll;
-        let n = ll.num_operands(inst);
-        let (&first, rest) = idx.split_first()?;
-        if ll.is_vector(ll.type_of(inst))
-            || ll.is_vector(ll.type_of(first))
-            || ll.const_int_value(ll.operand(inst, 1)).is_some()
-            || !(2..n).all(|i| ll.const_int_value(ll.operand(inst, i)).is_some())
-        {
+        if ll.is_vector(ll.type_of(inst)) {
             return None;
         }
         let src = ll.gep_source_type(inst);
-        let mut tail = vec![ll.i64c(0)];
-        tail.extend_from_slice(rest);
-        let off = ll.const_gep_offset(src, &tail)?;
+        let off = widen::element_offset(ll, src, idx)?;
+        let (&first, rest) = idx.split_first()?;
         let key = (self.cur_old_block, base, first, src);
         let element = match self.indexed_roots.get(&key) {
             Some(&e) => e,
@@ -1748,13 +1740,7 @@ impl FnTx<'_, '_, '_> {
             && direct::signature_ok(&self.m.ll, fnty);
         if !fast {
             let t = self.generic_call(inst, entry, lower, &types, &byval, args, site);
-            if let Some(t) = t {
-                self.set(inst, t);
-            }
-            if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
-                let normal = self.m.ll.successors(inst)[0];
-                self.edge_to(normal);
-            }
+            self.finish_call(inst, t);
             return;
         }
         // A function pointer: the callee's object records its direct body
@@ -1762,7 +1748,6 @@ impl FnTx<'_, '_, '_> {
         // body in registers, any other through the generic entry (which
         // checks sizes as before).
         self.m.stats.indirect_fast_paths += 1;
-        self.set_frame_lsda(inst);
         let ll = &self.m.ll;
         let hash_at = gimso_abi::FUNCTION_TYPE_HASH_OFFSET as u64;
         let hash = ll.load(ll.i64(), ll.gep_i8c(lower, hash_at), 8);
@@ -1780,10 +1765,7 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(to_body);
         let body_at = gimso_abi::FUNCTION_BODY_OFFSET as u64;
         let body = ll.load(ll.ptr(), ll.gep_i8c(lower, body_at), 8);
-        let values = direct::direct_args(ll, fnty, self.thread, &args);
-        let r = ll.call(direct::direct_type(ll, fnty), body, &values);
-        self.unwind_check(inst, r);
-        let direct_t = direct::direct_value(&self.m.ll, fnty, r);
+        let direct_t = self.call_body(inst, body, fnty, &args);
         let direct_end = self.m.ll.insert_block();
         self.m.ll.br(join);
         self.m.ll.position_at_end(to_entry);
@@ -1874,12 +1856,25 @@ impl FnTx<'_, '_, '_> {
     /// result in registers.
     fn direct_call(&mut self, inst: V, target: V, fnty: T, args: &[Tx]) {
         self.m.stats.direct_calls += 1;
+        let t = self.call_body(inst, target, fnty, args);
+        self.finish_call(inst, t);
+    }
+
+    /// Calls direct body `target` (of original type `fnty`) for `inst`;
+    /// returns its result. Leaves invoke edges to the caller.
+    fn call_body(&mut self, inst: V, target: V, fnty: T, args: &[Tx]) -> Option<Tx> {
         self.set_frame_lsda(inst);
         let ll = &self.m.ll;
         let values = direct::direct_args(ll, fnty, self.thread, args);
         let r = ll.call(direct::direct_type(ll, fnty), target, &values);
         self.unwind_check(inst, r);
-        if let Some(t) = direct::direct_value(&self.m.ll, fnty, r) {
+        direct::direct_value(&self.m.ll, fnty, r)
+    }
+
+    /// Gives call `inst` its result and, for an invoke, the edge to its
+    /// normal destination.
+    fn finish_call(&mut self, inst: V, t: Option<Tx>) {
+        if let Some(t) = t {
             self.set(inst, t);
         }
         if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {

@@ -94,3 +94,17 @@ pub fn translate_with(ir: &str, options: &TranslateOptions) -> (TranslateStats, 
     m.verify().expect("verifies");
     (stats, m.print_to_string().to_string())
 }
+
+/// The `define` line of the function whose name starts with `prefix`.
+pub fn define_line<'a>(out: &'a str, prefix: &str) -> Option<&'a str> {
+    out.lines()
+        .find(|l| l.starts_with("define") && l.contains(&format!("@{prefix}")))
+}
+
+/// The text of the function whose `define` line names `@prefix...`.
+pub fn function<'a>(out: &'a str, prefix: &str) -> &'a str {
+    let line = define_line(out, prefix).unwrap_or_else(|| panic!("no {prefix}: {out}"));
+    let start = out.find(line).unwrap();
+    let end = start + out[start..].find("\n}").unwrap();
+    &out[start..end]
+}

@@ -78,26 +78,14 @@ pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
         let o = match ll.const_gep_offset(src, &idx) {
             Some(o) => o,
             None => {
-                // `&base[i].f...`: a variable first index, constant rest.
-                let first = idx[0];
-                if ll.is_vector(ll.type_of(first))
-                    || ll.const_int_value(first).is_some()
-                    || !idx[1..].iter().all(|&i| ll.const_int_value(i).is_some())
-                {
-                    break;
-                }
-                let mut tail = vec![ll.i64c(0)];
-                tail.extend_from_slice(&idx[1..]);
-                let Some(o) = ll.const_gep_offset(src, &tail) else {
-                    break;
-                };
-                let Some(total) = off.checked_add(o) else {
+                let Some(total) = element_offset(ll, src, &idx).and_then(|o| off.checked_add(o))
+                else {
                     break;
                 };
                 let root = Root::Indexed {
                     block: ll.instructions_parent(v),
                     base: ll.operand(v, 0),
-                    index: first,
+                    index: idx[0],
                     ty: src,
                 };
                 return (root, total);
@@ -110,6 +98,23 @@ pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
         v = ll.operand(v, 0);
     }
     (Root::Value(v), off)
+}
+
+/// For GEP indices `idx` over `src` of the form `&base[i].f...` (a variable
+/// scalar first index, constant field indices): the fields' offset from
+/// `&base[i]`. The translation makes `&base[i]` once per block for these
+/// (`FnTx::indexed_gep`), so both sides must agree on the form.
+pub(super) fn element_offset(ll: &Ll, src: T, idx: &[V]) -> Option<i64> {
+    let (&first, rest) = idx.split_first()?;
+    if ll.is_vector(ll.type_of(first))
+        || ll.const_int_value(first).is_some()
+        || !rest.iter().all(|&i| ll.const_int_value(i).is_some())
+    {
+        return None;
+    }
+    let mut tail = vec![ll.i64c(0)];
+    tail.extend_from_slice(rest);
+    ll.const_gep_offset(src, &tail)
 }
 
 /// Whether a call lets the stretch go on: an `llvm.*` intrinsic that
