@@ -74,11 +74,10 @@ define i64 @f(ptr %p) {{
 "#
     ));
     // `use` may free `p`: the second load is checked in full, but `p`'s
-    // capability is known not to be null (only the first check reads the
-    // null capability's stand-in header).
+    // capability is known not to be null (only the first check tests it).
     assert_eq!(stats.checks, 2, "{out}");
     assert_eq!(stats.merged_checks + stats.narrowed_checks, 0, "{out}");
-    assert_eq!(out.matches("ptr @gimso.null_header").count(), 1, "{out}");
+    assert_eq!(null_tests(&out), 1, "{out}");
 }
 
 #[test]
@@ -183,7 +182,7 @@ done:
 }
 
 #[test]
-fn a_second_root_skips_the_size_test_the_first_passed() {
+fn a_full_check_compares_with_both_ends() {
     let (stats, out) = translate(&format!(
         r#"{DECLS}
 define i64 @f(ptr %p, i64 %i, i64 %j) {{
@@ -196,14 +195,51 @@ define i64 @f(ptr %p, i64 %i, i64 %j) {{
 }}
 "#
     ));
-    // Two roots, two full checks; only the first tests that the object
-    // spans at least 8 bytes (`icmp uge` of the span).
+    // Two roots, two full checks, each `addr >= lower` and
+    // `addr <= upper - 8`; only the first tests the capability for null.
     assert_eq!(stats.checks, 2, "{out}");
-    let span_tests = out
+    let body = body(&out);
+    let count = |pat: &str| body.lines().filter(|l| l.contains(pat)).count();
+    assert_eq!(count("icmp uge i64"), 2, "{out}");
+    assert_eq!(count("icmp ule i64"), 2, "{out}");
+    let last_words = body
         .lines()
-        .filter(|l| l.contains("icmp uge i64") && l.ends_with(", 8"))
+        .filter(|l| l.contains("= sub i64 %") && l.ends_with(", 8"))
         .count();
-    assert_eq!(span_tests, 1, "{out}");
+    assert_eq!(last_words, 2, "{out}");
+    assert_eq!(null_tests(&out), 1, "{out}");
+}
+
+/// The translated body of `f` (its direct entry).
+fn body(out: &str) -> &str {
+    let at = out
+        .lines()
+        .find(|l| l.starts_with("define") && l.contains("@gimso.fd.f."))
+        .and_then(|l| out.find(l))
+        .expect("a direct body");
+    let start = out[at..].find('{').map_or(at, |b| at + b);
+    let end = out[start..].find("\n}").map_or(out.len(), |e| start + e);
+    &out[start..end]
+}
+
+/// How many pointers `f` tests for null (capabilities, before reading a
+/// header): `icmp ne` with 0 of a `ptrtoint`.
+fn null_tests(out: &str) -> usize {
+    let body = body(out);
+    let ints: Vec<&str> = body
+        .lines()
+        .filter(|l| l.contains("= ptrtoint ptr"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    body.lines()
+        .filter(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w.len() == 7
+                && w[2..5] == ["icmp", "ne", "i64"]
+                && w[6] == "0"
+                && ints.contains(&w[5].trim_end_matches(','))
+        })
+        .count()
 }
 
 #[test]

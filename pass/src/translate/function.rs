@@ -35,6 +35,13 @@ use lazy_alloca::{LazyAllocas, stack_align};
 /// Largest constant `memset` done inline ([`FnTx::inline_memset`]).
 const INLINE_MEMSET_MAX: u64 = 128;
 
+/// No object lies below this address: objects live in the runtime's heap
+/// (mappings the kernel places, top-down from the stack; the `mmap` wrapper
+/// refuses `MAP_FIXED`), in the program image (linked at 4 MiB or above) or
+/// on thread stacks. `upper - size` cannot wrap for smaller sizes, so a
+/// bounds check compares `addr` with `lower` and with `upper - size`.
+const MIN_OBJECT_ADDRESS: u64 = 1 << 16;
+
 /// Per-function translation state.
 struct FnTx<'a, 'b, 'ctx> {
     m: &'a mut ModTx<'b, 'ctx>,
@@ -589,7 +596,6 @@ impl FnTx<'_, '_, '_> {
                         let wsize = (w.hi - w.lo) as u64;
                         let wide = self.checked.need(cap, root, w.lo, wsize, 1, false);
                         need.bounds = wide.bounds;
-                        need.wide_enough = wide.wide_enough;
                         self.checked.passed(cap, root, w.lo, wsize, 1, false);
                         span = (w.lo, wsize);
                         covered = Some(w);
@@ -604,7 +610,6 @@ impl FnTx<'_, '_, '_> {
                 align: align > 1,
                 readonly: write,
                 nonnull: false,
-                wide_enough: false,
             },
         };
         // A global defined here: its bounds and read-only flag are constants.
@@ -630,24 +635,23 @@ impl FnTx<'_, '_, '_> {
         let site = self.site();
         let bits = access_bits(size, align, write);
         let (pi, pc) = (p.int, cap);
-        // The null capability reads an all-zero header (upper 0: nothing
-        // passes), so the check is one branch and the failure block ends
-        // the path: a failed check never passes later (upper only shrinks,
-        // READONLY is never cleared), so nothing joins back, the blocks
-        // merge, and the optimiser sees straight-line code. A capability
-        // that passed a check before is not null: its header is read
-        // directly.
+        // A capability not known to be non-null is tested first, on its own
+        // branch, so its header can then be read directly; the bounds are
+        // `lower <= addr` and `addr <= upper - size`, two compares with no
+        // subtraction that can wrap (every object lies above the first 64
+        // KiB, so `upper - size` cannot for smaller sizes). All failure
+        // edges meet in one block that ends the path: a failed check never
+        // passes later (upper only shrinks, READONLY is never cleared), so
+        // nothing joins back and the optimiser sees straight-line code.
         let ll = &self.m.ll;
-        let own_hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
-        let hdr = if need.nonnull {
-            own_hdr
-        } else {
-            let null_hdr = self.null_header();
-            let ll = &self.m.ll;
+        let bad = ll.append_block(self.new, "");
+        if !need.nonnull {
             let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
-            ll.select(nonnull, own_hdr, null_hdr)
-        };
-        let ll = &self.m.ll;
+            let go = ll.append_block(self.new, "");
+            ll.cond_br(nonnull, go, bad);
+            ll.position_at_end(go);
+        }
+        let hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
         let (baddr, bsize) = if span.0 == off {
             (addr, span.1)
         } else {
@@ -661,20 +665,23 @@ impl FnTx<'_, '_, '_> {
                 let end = ll.add_i64(baddr, ll.i64c(bsize));
                 ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper)
             }
+            Bounds::Both if bsize < MIN_OBJECT_ADDRESS => {
+                let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
+                let last = ll.sub(upper, ll.i64c(bsize));
+                let above = ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower);
+                let below = ll.icmp(LLVMIntPredicate::LLVMIntULE, baddr, last);
+                ll.and(above, below)
+            }
             Bounds::Both => {
+                // A huge access: `upper - size` may wrap, so the offset is
+                // compared with the object's size less the access's.
                 let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
                 let span = ll.sub(upper, lower);
                 let off = ll.sub(baddr, lower);
                 let room = ll.sub(span, ll.i64c(bsize));
                 let fits = ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room);
-                if need.wide_enough {
-                    // `span >= size` passed through this capability since
-                    // the last call: `room` does not wrap.
-                    fits
-                } else {
-                    let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
-                    ll.and(ok, fits)
-                }
+                let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
+                ll.and(ok, fits)
             }
         };
         if need.align {
@@ -687,7 +694,6 @@ impl FnTx<'_, '_, '_> {
             ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.i64c(0)));
         }
         let cont = ll.append_block(self.new, "");
-        let bad = ll.append_block(self.new, "");
         ll.cond_br(ok, cont, bad);
         ll.position_at_end(bad);
         if let Some(w) = covered {
@@ -719,20 +725,6 @@ impl FnTx<'_, '_, '_> {
         // The report ends the program (the runtime never returns from it).
         ll.unreachable();
         ll.position_at_end(cont);
-    }
-
-    /// A zeroed header that null capabilities are checked against.
-    fn null_header(&mut self) -> V {
-        let ll = &self.m.ll;
-        if let Some(g) = ll.get_global("gimso.null_header") {
-            return g;
-        }
-        let ty = ll.array_ty(ll.i64(), 2);
-        let g = ll.add_global(ty, "gimso.null_header");
-        ll.set_initializer(g, ll.zero(ty));
-        ll.set_linkage(g, inkwell::llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
-        ll.set_alignment(g, 16);
-        g
     }
 
     fn trusted_ptr(&self, p: Tx) -> bool {

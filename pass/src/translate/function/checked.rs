@@ -55,12 +55,8 @@ pub(super) struct Need {
     /// The read-only test of a write.
     pub readonly: bool,
     /// The capability passed a check before, so it is not null (its
-    /// header can be read without the null capability's stand-in).
+    /// header can be read without testing it first).
     pub nonnull: bool,
-    /// The object is known to span at least `size` bytes (an access as
-    /// wide passed through the capability), so a full check need not test
-    /// `upper - lower >= size` before comparing the offset.
-    pub wide_enough: bool,
 }
 
 impl Need {
@@ -87,8 +83,6 @@ pub(super) struct Checked {
     writable: HashSet<V>,
     /// Capabilities that passed a check: not null, whatever calls do.
     nonnull: HashSet<V>,
-    /// Capability → bytes its object is known to span at least.
-    widths: HashMap<V, u64>,
 }
 
 fn mergeable(off: i64, size: u64) -> bool {
@@ -101,13 +95,11 @@ impl Checked {
     pub fn need(&self, cap: V, root: V, off: i64, size: u64, align: u64, write: bool) -> Need {
         let readonly = write && !self.writable.contains(&cap);
         let nonnull = self.nonnull.contains(&cap);
-        let wide_enough = self.widths.get(&cap).is_some_and(|&w| w >= size);
         let full = Need {
             bounds: Bounds::Both,
             align: align > 1,
             readonly,
             nonnull,
-            wide_enough,
         };
         if !mergeable(off, size) {
             return full;
@@ -131,7 +123,6 @@ impl Checked {
             align,
             readonly,
             nonnull: true,
-            wide_enough,
         }
     }
 
@@ -141,8 +132,6 @@ impl Checked {
         if write {
             self.writable.insert(cap);
         }
-        let w = self.widths.entry(cap).or_insert(0);
-        *w = (*w).max(size);
         if !mergeable(off, size) {
             return;
         }
@@ -154,9 +143,6 @@ impl Checked {
         });
         s.lo = s.lo.min(off);
         s.hi = s.hi.max(end);
-        let span = (s.hi - s.lo) as u64;
-        let w = self.widths.entry(cap).or_insert(0);
-        *w = (*w).max(span);
         if align > 1 && s.aligned.is_none_or(|(_, a)| a < align) {
             s.aligned = Some((off, align));
         }
@@ -167,7 +153,6 @@ impl Checked {
     pub fn clear(&mut self) {
         self.spans.clear();
         self.writable.clear();
-        self.widths.clear();
     }
 
     /// The facts holding where control arrives from every one of `preds`
@@ -180,13 +165,6 @@ impl Checked {
         for other in rest {
             out.writable.retain(|c| other.writable.contains(c));
             out.nonnull.retain(|c| other.nonnull.contains(c));
-            out.widths.retain(|c, w| {
-                let Some(&o) = other.widths.get(c) else {
-                    return false;
-                };
-                *w = (*w).min(o);
-                true
-            });
             out.spans.retain(|k, s| {
                 let Some(o) = other.spans.get(k) else {
                     return false;
@@ -256,24 +234,6 @@ mod tests {
         // A call does not make the capability null again.
         assert!(n.nonnull);
         assert!(!Checked::default().need(cap, root, 0, 8, 1, false).nonnull);
-    }
-
-    #[test]
-    fn an_object_known_wide_enough_skips_the_size_test() {
-        let (cap, root) = (v(8), v(16));
-        let mut c = Checked::default();
-        assert!(!c.need(cap, root, 0, 8, 1, false).wide_enough);
-        c.passed(cap, root, 0, 8, 1, false);
-        c.passed(cap, root, 8, 8, 1, false);
-        // Another root through the same capability: a full check, but the
-        // object spans at least the 16 bytes checked so far.
-        let other = v(24);
-        let n = c.need(cap, other, 0, 16, 1, false);
-        assert!(n.bounds == Bounds::Both && n.wide_enough);
-        assert!(!c.need(cap, other, 0, 24, 1, false).wide_enough);
-        // A call may free the object (its span becomes 0).
-        c.clear();
-        assert!(!c.need(cap, other, 0, 8, 1, false).wide_enough);
     }
 
     #[test]
