@@ -891,10 +891,6 @@ impl Ll {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
     }
-    pub fn or_i1(&self, a: V, b: V) -> V {
-        // SAFETY: builder positioned; same integer type.
-        unsafe { LLVMBuildOr(self.builder, a, b, c"".as_ptr()) }
-    }
     pub fn i1_ty(&self) -> T {
         // SAFETY: the context is live (invariant).
         unsafe { LLVMInt1TypeInContext(self.ctx) }
