@@ -574,9 +574,6 @@ impl FnTx<'_, '_, '_> {
     /// The inline access check of `size` bytes at `p`: the parts earlier
     /// checks on every path here do not imply ([`checked`]).
     fn check(&mut self, p: Tx, size: u64, align: u64, write: bool) {
-        if std::env::var_os("GIMSO_XNOCHECK").is_some() {
-            return;
-        }
         if self.trusted_ptr(p) {
             return;
         }
