@@ -195,18 +195,18 @@ define i64 @f(ptr %p, i64 %i, i64 %j) {{
 }}
 "#
     ));
-    // Two roots, two full checks, each `addr >= lower` and
-    // `addr <= upper - 8`; only the first tests the capability for null.
+    // Two roots, two full checks, each `addr >= lower` (signed) and
+    // `addr + 8 <= upper`; only the first tests the capability for null.
     assert_eq!(stats.checks, 2, "{out}");
     let body = body(&out);
     let count = |pat: &str| body.lines().filter(|l| l.contains(pat)).count();
-    assert_eq!(count("icmp uge i64"), 2, "{out}");
+    assert_eq!(count("icmp sge i64"), 2, "{out}");
     assert_eq!(count("icmp ule i64"), 2, "{out}");
-    let last_words = body
+    let ends = body
         .lines()
-        .filter(|l| l.contains("= sub i64 %") && l.ends_with(", 8"))
+        .filter(|l| l.contains("= add i64 %") && l.ends_with(", 8"))
         .count();
-    assert_eq!(last_words, 2, "{out}");
+    assert_eq!(ends, 2, "{out}");
     assert_eq!(null_tests(&out), 1, "{out}");
 }
 

@@ -636,13 +636,14 @@ impl FnTx<'_, '_, '_> {
         let bits = access_bits(size, align, write);
         let (pi, pc) = (p.int, cap);
         // A capability not known to be non-null is tested first, on its own
-        // branch, so its header can then be read directly; the bounds are
-        // `lower <= addr` and `addr <= upper - size`, two compares with no
-        // subtraction that can wrap (every object lies above the first 64
-        // KiB, so `upper - size` cannot for smaller sizes). All failure
-        // edges meet in one block that ends the path: a failed check never
-        // passes later (upper only shrinks, READONLY is never cleared), so
-        // nothing joins back and the optimiser sees straight-line code.
+        // branch, so its header can then be read directly. The bounds are
+        // `addr >= lower` as a signed compare, so an address at or above
+        // 2^63 fails there and `addr + size` cannot wrap in the unsigned
+        // compare with `upper` (objects lie far below 2^63). The other
+        // parts are one condition and one branch: all failure edges meet
+        // in one block that ends the path (a failed check never passes
+        // later: upper only shrinks, READONLY is never cleared), so nothing
+        // joins back and the optimiser sees straight-line code.
         let ll = &self.m.ll;
         let bad = ll.append_block(self.new, "");
         if !need.nonnull {
@@ -657,31 +658,31 @@ impl FnTx<'_, '_, '_> {
         } else {
             (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
         };
+        let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
         let mut ok = match need.bounds {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
+            // The other end passed through the same root at a nearby
+            // offset: the address is near the object, nothing wraps.
             Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
             Bounds::Upper => {
-                let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
                 let end = ll.add_i64(baddr, ll.i64c(bsize));
-                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper)
+                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll))
             }
             Bounds::Both if bsize < MIN_OBJECT_ADDRESS => {
-                let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
-                let last = ll.sub(upper, ll.i64c(bsize));
-                let above = ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower);
-                let below = ll.icmp(LLVMIntPredicate::LLVMIntULE, baddr, last);
+                let above = ll.icmp(LLVMIntPredicate::LLVMIntSGE, baddr, lower);
+                let end = ll.add_i64(baddr, ll.i64c(bsize));
+                let below = ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll));
                 ll.and(above, below)
             }
             Bounds::Both => {
-                // A huge access: `upper - size` may wrap, so the offset is
-                // compared with the object's size less the access's.
-                let upper = fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
-                let span = ll.sub(upper, lower);
+                // A huge access: the offset is compared with the object's
+                // size less the access's, neither of which may wrap.
+                let span = ll.sub(upper(ll), lower);
                 let off = ll.sub(baddr, lower);
                 let room = ll.sub(span, ll.i64c(bsize));
                 let fits = ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room);
-                let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
-                ll.and(ok, fits)
+                let wide = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
+                ll.and(wide, fits)
             }
         };
         if need.align {
@@ -695,6 +696,7 @@ impl FnTx<'_, '_, '_> {
         }
         let cont = ll.append_block(self.new, "");
         ll.cond_br(ok, cont, bad);
+        let ll = &self.m.ll;
         ll.position_at_end(bad);
         if let Some(w) = covered {
             // Which covered access fails, in program order: this one, then
