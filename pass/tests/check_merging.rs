@@ -336,3 +336,41 @@ define i64 @f(i64 %i) {
     let body = common::function(&out, "gimso.fd.f.");
     assert!(!body.contains("!alias.scope"), "{body}");
 }
+
+#[test]
+fn null_and_alignment_tests_last_across_calls_and_into_loops() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i64 %n) {{
+entry:
+  %x = load ptr, ptr %p
+  call void @use(ptr %p)
+  %y = load ptr, ptr %p
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %z = load ptr, ptr %p
+  call void @use(ptr %z)
+  %j = add i64 %i, 1
+  %c = icmp ult i64 %j, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  %a = ptrtoint ptr %x to i64
+  %b = ptrtoint ptr %y to i64
+  %s = add i64 %a, %b
+  ret i64 %s
+}}
+"#
+    ));
+    // Each load after a call is bounds-checked in full again (the call may
+    // free `p`), but the capability stays non-null and `p` 8-aligned: the
+    // first check dominates the other two, in the loop as well.
+    assert_eq!(stats.checks, 3, "{out}");
+    assert_eq!(null_tests(&out), 1, "{out}");
+    let body = body(&out);
+    let align_tests = body
+        .lines()
+        .filter(|l| l.contains("= and i64 %") && l.ends_with(", 7"))
+        .count();
+    assert_eq!(align_tests, 1, "{out}");
+}

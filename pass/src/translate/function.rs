@@ -215,14 +215,19 @@ impl FnTx<'_, '_, '_> {
                 }
             }
         }
+        let idom = immediate_dominators(&order, &preds, &rpo_index);
         for &b in &order {
             self.m.ll.position_at_end(self.block_map[&b]);
             self.cur_old_block = b;
             // What was checked on every path here (nothing past a back edge,
-            // whose source is not translated yet).
+            // whose source is not translated yet), and what lasts from the
+            // end of the block that dominates this one (also into loops).
             let ps = preds.get(&b).map(Vec::as_slice).unwrap_or(&[]);
             let facts: Option<Vec<&Checked>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
             self.checked = facts.map_or_else(Checked::default, |f| Checked::meet(&f));
+            if let Some(dom) = idom.get(&b).and_then(|d| self.end_checked.get(d)) {
+                self.checked.add_lasting(&dom.lasting());
+            }
             let insts = self.m.ll.instructions(b);
             let mut polled = !headers.contains(&b);
             for inst in insts {
@@ -559,7 +564,8 @@ impl FnTx<'_, '_, '_> {
 
     fn pollcheck(&mut self) {
         let ll = &self.m.ll;
-        let state = ll.load_relaxed(ll.i64(), self.thread, 8);
+        let state = ll.load(ll.i64(), self.thread, 8);
+        ll.set_volatile(state, true);
         let req = ll.and(state, ll.i64c(THREAD_REQUEST_MASK));
         let quiet = ll.icmp(LLVMIntPredicate::LLVMIntEQ, req, ll.i64c(0));
         let thread = self.thread;
@@ -2288,4 +2294,57 @@ impl FnTx<'_, '_, '_> {
         };
         self.store_value(self.m.ll.ptr(), null, slot2, false);
     }
+}
+
+/// The immediate dominator of every block but the entry (`order[0]`), from
+/// blocks in reverse post-order and their predecessors (Cooper, Harvey and
+/// Kennedy's iteration; unreachable predecessors are ignored).
+fn immediate_dominators(
+    order: &[B],
+    preds: &HashMap<B, Vec<B>>,
+    rpo_index: &HashMap<B, usize>,
+) -> HashMap<B, B> {
+    let n = order.len();
+    let mut idom: Vec<Option<usize>> = vec![None; n];
+    if n == 0 {
+        return HashMap::new();
+    }
+    idom[0] = Some(0);
+    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
+        while a != b {
+            while a > b {
+                a = idom[a].expect("processed");
+            }
+            while b > a {
+                b = idom[b].expect("processed");
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 1..n {
+            let mut new = None;
+            for p in preds.get(&order[i]).into_iter().flatten() {
+                let Some(&pi) = rpo_index.get(p) else {
+                    continue;
+                };
+                if idom[pi].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => pi,
+                    Some(cur) => intersect(&idom, pi, cur),
+                });
+            }
+            if new.is_some() && idom[i] != new {
+                idom[i] = new;
+                changed = true;
+            }
+        }
+    }
+    (1..n)
+        .filter_map(|i| idom[i].map(|d| (order[i], order[d])))
+        .collect()
 }

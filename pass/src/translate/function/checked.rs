@@ -83,6 +83,10 @@ pub(super) struct Checked {
     writable: HashSet<V>,
     /// Capabilities that passed a check: not null, whatever calls do.
     nonnull: HashSet<V>,
+    /// Root → `(off, align)`: `root + off` passed an alignment test, so it
+    /// is a multiple of `align`, whatever calls do (a property of the
+    /// address value alone).
+    aligned: HashMap<V, (i64, u64)>,
 }
 
 fn mergeable(off: i64, size: u64) -> bool {
@@ -97,7 +101,7 @@ impl Checked {
         let nonnull = self.nonnull.contains(&cap);
         let full = Need {
             bounds: Bounds::Both,
-            align: align > 1,
+            align: align > 1 && !self.root_aligned(root, off, align),
             readonly,
             nonnull,
         };
@@ -115,9 +119,8 @@ impl Checked {
             (false, false) => Bounds::Both,
         };
         let align = align > 1
-            && !s
-                .aligned
-                .is_some_and(|(at, a)| a >= align && (off - at).rem_euclid(align as i64) == 0);
+            && !s.aligned.is_some_and(|a| multiple(a, off, align))
+            && !self.root_aligned(root, off, align);
         Need {
             bounds,
             align,
@@ -131,6 +134,9 @@ impl Checked {
         self.nonnull.insert(cap);
         if write {
             self.writable.insert(cap);
+        }
+        if align > 1 && self.aligned.get(&root).is_none_or(|&(_, a)| a < align) {
+            self.aligned.insert(root, (off, align));
         }
         if !mergeable(off, size) {
             return;
@@ -148,8 +154,37 @@ impl Checked {
         }
     }
 
+    /// Whether `root + off` is known to be a multiple of `align`.
+    fn root_aligned(&self, root: V, off: i64, align: u64) -> bool {
+        self.aligned
+            .get(&root)
+            .is_some_and(|&a| multiple(a, off, align))
+    }
+
+    /// The facts that hold wherever the point they were established
+    /// dominates, whatever runs in between (calls, loop back edges): which
+    /// capabilities are not null and which addresses are aligned.
+    pub fn lasting(&self) -> Checked {
+        Checked {
+            nonnull: self.nonnull.clone(),
+            aligned: self.aligned.clone(),
+            ..Checked::default()
+        }
+    }
+
+    /// Adds the [`Checked::lasting`] facts of a dominating point.
+    pub fn add_lasting(&mut self, from: &Checked) {
+        self.nonnull.extend(from.nonnull.iter().copied());
+        for (&root, &a) in &from.aligned {
+            if self.aligned.get(&root).is_none_or(|&(_, b)| b < a.1) {
+                self.aligned.insert(root, a);
+            }
+        }
+    }
+
     /// Forgets what a call may change (it may free or protect memory);
-    /// a capability that passed a check stays non-null.
+    /// a capability that passed a check stays non-null and an aligned
+    /// address aligned.
     pub fn clear(&mut self) {
         self.spans.clear();
         self.writable.clear();
@@ -165,6 +200,7 @@ impl Checked {
         for other in rest {
             out.writable.retain(|c| other.writable.contains(c));
             out.nonnull.retain(|c| other.nonnull.contains(c));
+            out.aligned.retain(|r, a| other.aligned.get(r) == Some(a));
             out.spans.retain(|k, s| {
                 let Some(o) = other.spans.get(k) else {
                     return false;
@@ -179,6 +215,13 @@ impl Checked {
         }
         out
     }
+}
+
+/// Whether `off` is a multiple of `align` given that `at` is one of
+/// `known.1` (`known = (at, alignment)`).
+fn multiple(known: (i64, u64), off: i64, align: u64) -> bool {
+    let (at, a) = known;
+    a >= align && (off - at).rem_euclid(align as i64) == 0
 }
 
 #[cfg(test)]
