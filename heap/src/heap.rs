@@ -4,8 +4,8 @@
 //! Pages a `LocalHeap` owns are in no list. Every other page with a class is
 //! in its class's `avail` (has free slots) or `full` list; empty pages are in
 //! the pool, split into committed-but-dirty pages (retained up to
-//! `retain_bytes`, zeroed when released) and clean ones (fresh or decommitted,
-//! zero from the OS). Membership moves only under the owning mutex, which is
+//! `retain_bytes`, zeroed by the thread that takes one) and clean ones (fresh
+//! or decommitted, zero from the OS). Membership moves only under the owning mutex, which is
 //! what makes the `LocalHeap`'s unsynchronised bitmap writes safe.
 
 use core::ptr::NonNull;
@@ -254,17 +254,15 @@ impl Heap {
         let mut pool = self.pool.lock();
         let limit = self.retain_bytes.load(Ordering::Relaxed);
         if self.retained.load(Ordering::Relaxed) + PAGE_SIZE <= limit {
-            drop(pool);
-            // Zeroed here, by the sweeper (the collector's thread), so the
-            // allocating thread that reuses the page gets it ready.
-            // SAFETY: the page is empty, committed, in no list, and ours.
-            unsafe { page.zero() };
-            let mut pool = self.pool.lock();
+            // Zeroed by the thread that takes it ([`Page`]'s `stale`): not
+            // here, on the collector's core.
+            page.stale.store(1, Ordering::Relaxed);
             self.retained.fetch_add(PAGE_SIZE, Ordering::Relaxed);
             pool.retained.push(page);
         } else {
             // SAFETY: the page is empty, in no list, and owned by us.
             unsafe { os::decommit(page.start(), PAGE_SIZE) };
+            page.forget_dirt();
             self.committed.fetch_sub(PAGE_SIZE, Ordering::Relaxed);
             pool.clean.push(page);
         }
@@ -275,6 +273,7 @@ impl Heap {
         // SAFETY: pages in the pool are empty and owned by the pool, whose
         // lock the caller holds.
         unsafe { os::decommit(page.start(), PAGE_SIZE) };
+        page.forget_dirt();
         self.retained.fetch_sub(PAGE_SIZE, Ordering::Relaxed);
         self.committed.fetch_sub(PAGE_SIZE, Ordering::Relaxed);
     }
@@ -287,9 +286,14 @@ impl Heap {
             page.state.store(state::OWNED, Ordering::Relaxed);
             return page;
         }
-        // Retained pages were zeroed when they were released; clean ones
-        // are zero from the OS.
+        // Retained pages are zeroed here, by the allocating thread; clean
+        // ones are zero from the OS.
         let page = self.take_empty_page(oom_size);
+        if page.stale.load(Ordering::Relaxed) != 0 {
+            // SAFETY: the page is empty, committed (retained) and ours: it
+            // is in no list and not yet handed out.
+            unsafe { page.zero() };
+        }
         page.set_class(class);
         page.state.store(state::OWNED, Ordering::Relaxed);
         page

@@ -75,6 +75,10 @@ struct Bin {
     /// [`ALLOCATE_BLACK`] when the current word was loaded: its free slots
     /// were marked then if non-zero.
     black: u64,
+    /// Free slots of the current word still holding a dead object's bytes
+    /// (a copy of the page's `dirty` word, which only the owner clears).
+    dirty: u64,
+    dirty_word: &'static AtomicU64,
 }
 
 impl Bin {
@@ -86,6 +90,8 @@ impl Bin {
         page: None,
         word_index: 0,
         black: 0,
+        dirty: 0,
+        dirty_word: &NO_WORD,
     };
 
     /// Loads word `w` of `page` into the bin if it has free slots.
@@ -107,6 +113,8 @@ impl Bin {
         self.slot_size = slot_size;
         self.group_base = page.start() + w * 64 * slot_size;
         self.word = &page.alloc[w];
+        self.dirty_word = &page.dirty[w];
+        self.dirty = self.dirty_word.load(Ordering::Relaxed) & free;
         true
     }
 
@@ -114,12 +122,29 @@ impl Bin {
     fn take(&mut self) -> NonNull<u8> {
         debug_assert!(self.free != 0);
         let i = self.free.trailing_zeros();
+        let bit = 1u64 << i;
         self.free &= self.free - 1;
-        let w = self.word.load(Ordering::Relaxed);
-        self.word.store(w | (1u64 << i), Ordering::Relaxed);
         let addr = self.group_base + i as usize * self.slot_size;
+        if self.dirty & bit != 0 {
+            self.clean(addr, bit);
+        }
+        // Release: whoever finds the slot allocated (a conservative scan,
+        // an address lookup) sees it zeroed.
+        let w = self.word.load(Ordering::Relaxed);
+        self.word.store(w | bit, Ordering::Release);
         // SAFETY: `group_base` is inside a mapped chunk, hence non-zero.
         unsafe { NonNull::new_unchecked(addr as *mut u8) }
+    }
+
+    /// Zeroes the dead object's bytes in the slot at `addr` (bit `bit` of
+    /// the current word) and records that it is clean.
+    #[inline(never)]
+    fn clean(&mut self, addr: usize, bit: u64) {
+        // SAFETY: the slot lies in a committed page this bin's cache owns,
+        // and it is free: nothing else reads or writes it.
+        unsafe { core::ptr::write_bytes(addr as *mut u8, 0, self.slot_size) };
+        self.dirty &= !bit;
+        self.dirty_word.store(self.dirty, Ordering::Relaxed);
     }
 
     /// The marking epoch the last slot taken is black in, or 0. A word

@@ -125,3 +125,34 @@ fn owned_pages_are_not_swept() {
     assert_eq!(heap.sweep().freed_slots, 1);
     assert_eq!(lookup(p), None);
 }
+
+#[test]
+fn freed_slots_are_zeroed_by_the_allocating_thread_even_across_caches() {
+    let heap = Heap::new();
+    let size = 48;
+    let mut local = LocalHeap::new(heap);
+    let objs: Vec<usize> = (0..4_000)
+        .map(|_| local.alloc(size).as_ptr() as usize)
+        .collect();
+    let slot_size = lookup(objs[0]).unwrap().size;
+    for &p in &objs {
+        fill(p, slot_size, 0xDD);
+    }
+    local.flush();
+    heap.sweep();
+    // The sweep only marks the slots dirty: their memory is left alone
+    // (it is zeroed on the allocating thread's core, when reused).
+    assert!(objs.iter().all(|&p| all_eq(p, slot_size, 0xDD)));
+    // A cache that takes a few slots of a word and gives the page back
+    // must leave the rest dirty for the next cache: every slot handed out
+    // is zero, whichever cache hands it out.
+    for round in 0..50 {
+        let mut local = LocalHeap::new(heap);
+        for _ in 0..(round % 7 + 1) {
+            let p = local.alloc(size).as_ptr() as usize;
+            assert!(all_eq(p, slot_size, 0), "slot {p:#x} handed out dirty");
+            fill(p, slot_size, 0xEE);
+        }
+        local.flush();
+    }
+}
