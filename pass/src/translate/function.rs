@@ -1653,21 +1653,40 @@ impl FnTx<'_, '_, '_> {
         Some(int)
     }
 
-    /// Whether the pointer loaded by `inst` is only compared (`icmp`) or
-    /// jumped to (`indirectbr`, a computed goto's dispatch table): both use
-    /// its address alone, so its capability need not be read.
+    /// Whether the pointer loaded by `inst` is only compared (`icmp`),
+    /// jumped to (`indirectbr`, a computed goto's dispatch table) or
+    /// subtracted from another pointer (`ptrtoint` feeding only compares and
+    /// `sub`s with a second pointer's `ptrtoint`, as in `top - base`): all
+    /// use its address alone, so its capability need not be read. (A
+    /// difference of two pointers carries no capability under `inttoptr`
+    /// inference: the two origins differ.)
     fn capability_unused(&self, inst: V) -> bool {
         let ll = &self.m.ll;
         if ll.kind(ll.type_of(inst)) != LLVMTypeKind::LLVMPointerTypeKind {
             return false;
         }
+        let other_pointer = |v: V| {
+            // (`opcode` is 0 for arguments and constants.)
+            ll.opcode(v) == LLVMOpcode::LLVMPtrToInt && ll.operand(v, 0) != inst
+        };
+        let address_only = |int: V| {
+            let users = ll.users(int);
+            !users.is_empty()
+                && users.iter().all(|&u| match ll.opcode(u) {
+                    LLVMOpcode::LLVMICmp => true,
+                    LLVMOpcode::LLVMSub => {
+                        let (a, b) = (ll.operand(u, 0), ll.operand(u, 1));
+                        (a == int && other_pointer(b)) || (b == int && other_pointer(a))
+                    }
+                    _ => false,
+                })
+        };
         let users = ll.users(inst);
         !users.is_empty()
-            && users.iter().all(|&u| {
-                matches!(
-                    ll.opcode(u),
-                    LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMIndirectBr
-                )
+            && users.iter().all(|&u| match ll.opcode(u) {
+                LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMIndirectBr => true,
+                LLVMOpcode::LLVMPtrToInt => address_only(u),
+                _ => false,
             })
     }
 
