@@ -209,7 +209,9 @@ impl<'ctx> CapInference<'ctx> {
             for inst in block.get_instructions() {
                 let root = match inst.get_opcode() {
                     InstructionOpcode::IntToPtr => operand_instruction(inst, 0),
-                    InstructionOpcode::Store => operand_instruction(inst, 0),
+                    InstructionOpcode::Store if !self.rewrites_in_place(inst) => {
+                        operand_instruction(inst, 0)
+                    }
                     _ => None,
                 };
                 if let Some(r) = root.filter(|r| is_word(*r)) {
@@ -233,6 +235,24 @@ impl<'ctx> CapInference<'ctx> {
             }
         }
         needed
+    }
+
+    /// Whether `store` writes back to the word it loaded its value's
+    /// capability from (`x->n = x->n - k`): the capability at rest there is
+    /// the one it would store, so the store can leave it alone (an integer
+    /// store does), and the load need not read it for this store. If
+    /// another thread stored a pointer in between, the word keeps that
+    /// pointer's capability with this integer: a capability never flows
+    /// anywhere it was not, so this stays memory safe.
+    pub fn rewrites_in_place(&self, store: InstructionValue<'ctx>) -> bool {
+        let Some(v) = operand_instruction(store, 0) else {
+            return false;
+        };
+        let Cap::Definite(Origin::Loaded(l)) = self.cap(v) else {
+            return false;
+        };
+        let addr = |i: InstructionValue<'ctx>, n: u32| i.get_operand(n).and_then(|o| o.value());
+        addr(l, 0).is_some() && addr(l, 0) == addr(store, 1)
     }
 
     /// The inferred capability of an integer instruction (`Bottom` for

@@ -110,3 +110,32 @@ define ptr @shifted(ptr %l) {
     assert!(!reads_shadow("room"), "{out}");
     assert!(reads_shadow("shifted"), "{out}");
 }
+
+#[test]
+fn an_integer_written_back_where_it_was_read_leaves_the_capability_at_rest() {
+    let ir = r#"
+define void @debit(ptr %g, i64 %n) {
+  %p = getelementptr i8, ptr %g, i64 24
+  %d = load i64, ptr %p
+  %e = sub i64 %d, %n
+  store i64 %e, ptr %p
+  ret void
+}
+define void @copy(ptr %a, ptr %b) {
+  %d = load i64, ptr %a
+  store i64 %d, ptr %b
+  ret void
+}
+"#;
+    let (_, out) = common::translate(ir);
+    // `g->debt -= n`: the word keeps the capability at rest in it, so
+    // neither its shadow word is read nor a pointer store made; a word
+    // copied elsewhere (a lowered memcpy) carries its capability along.
+    let body = |prefix: &str| common::function(&out, &format!("gimso.fd.{prefix}."));
+    let reads_shadow = |b: &str| b.contains("load atomic i64, ptr") && b.contains("acquire");
+    let stores_cap = |b: &str| b.contains("gimso_store_ptr");
+    assert!(!reads_shadow(body("debit")), "{out}");
+    assert!(!stores_cap(body("debit")), "{out}");
+    assert!(reads_shadow(body("copy")), "{out}");
+    assert!(stores_cap(body("copy")), "{out}");
+}

@@ -1463,7 +1463,11 @@ impl FnTx<'_, '_, '_> {
             return;
         }
         self.check(p, size, align, true);
-        if !atomic && !volatile && self.carries_cap(vo) {
+        // SAFETY: `inst` is a live store instruction of the module.
+        let in_place = self
+            .inference
+            .rewrites_in_place(unsafe { InstructionValue::new(inst) });
+        if !atomic && !volatile && self.carries_cap(vo) && !in_place {
             let pcap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
             let vcap = self.int_cap(vo);
             self.store_word(p.int, pcap, v.int, vcap);
