@@ -959,6 +959,23 @@ impl FnTx<'_, '_, '_> {
     fn inline_store_ptr(&mut self, addr: V, cap: V, vint: V, vcap: V) {
         let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
+        if ll.is_null_constant(vcap) {
+            // A constant null capability (`p->next = NULL`, an integer
+            // constant): no barrier, so no look at the collector's state;
+            // the shadow word is cleared if the object has shadow words.
+            let shadowed = ll.append_block(self.new, "");
+            let join = ll.append_block(self.new, "");
+            let st = ll.store(vint, addr, 8);
+            ll.not_header(st);
+            ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+            ll.cond_br_likely(has, shadowed, join);
+            ll.position_at_end(shadowed);
+            let sw = ll.store(vcap, word, 8);
+            ll.set_ordering(sw, LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+            ll.br(join);
+            ll.position_at_end(join);
+            return;
+        }
         let i8t = ll.i8();
         let flag = ll
             .get_global(gimso_abi::MARKING_FLAG_SYMBOL)

@@ -396,6 +396,11 @@ impl Ll {
         // SAFETY: `g` is a global value.
         unsafe { LLVMIsDeclaration(g) != 0 }
     }
+    /// Whether `v` is the constant null (or all-zero) value.
+    pub fn is_null_constant(&self, v: V) -> bool {
+        // SAFETY: live value.
+        unsafe { LLVMIsConstant(v) != 0 && LLVMIsNull(v) != 0 }
+    }
     pub fn is_constant_global(&self, g: V) -> bool {
         // SAFETY: `g` is a global variable.
         unsafe { LLVMIsGlobalConstant(g) != 0 }
