@@ -357,16 +357,104 @@ pub fn drain(workers: usize) {
         worker();
         return;
     }
-    std::thread::scope(|s| {
-        for i in 1..workers {
-            std::thread::Builder::new()
-                .name(format!("gimso-mark-{i}"))
-                .spawn_scoped(s, worker)
-                .expect("spawn marker thread");
-        }
-        worker();
-    });
+    helpers::run(workers - 1, worker);
 }
+
+/// The marking helpers: threads started on first use and kept, parked
+/// between drains. (Starting them per drain cost a thread creation, its
+/// stack's page faults and, at exit, a 2 MiB `madvise` each time: Lua's
+/// gc_heavy.lua started ~2 000 of them.)
+mod helpers {
+    use std::thread::JoinHandle;
+
+    use parking_lot::{Condvar, Mutex};
+
+    struct Pool {
+        /// Bumped for each drain the helpers join.
+        generation: u64,
+        /// Helpers `1..=wanted` join the current generation.
+        wanted: usize,
+        /// Helpers of the current generation not finished yet.
+        running: usize,
+        stop: bool,
+        threads: Vec<JoinHandle<()>>,
+    }
+
+    static POOL: Mutex<Pool> = Mutex::new(Pool {
+        generation: 0,
+        wanted: 0,
+        running: 0,
+        stop: false,
+        threads: Vec::new(),
+    });
+    static CV: Condvar = Condvar::new();
+
+    /// Runs `work` on the caller and on `n` helpers; returns once all are
+    /// done.
+    pub(super) fn run(n: usize, work: fn()) {
+        {
+            let mut p = POOL.lock();
+            while p.threads.len() < n {
+                let index = p.threads.len() + 1;
+                let seen = p.generation;
+                let t = std::thread::Builder::new()
+                    .name(format!("gimso-mark-{index}"))
+                    .spawn(move || helper(index, seen, work))
+                    .expect("spawn marker thread");
+                p.threads.push(t);
+            }
+            p.generation += 1;
+            p.wanted = n;
+            p.running = n;
+            CV.notify_all();
+        }
+        work();
+        let mut p = POOL.lock();
+        while p.running > 0 {
+            CV.wait(&mut p);
+        }
+    }
+
+    fn helper(index: usize, mut seen: u64, work: fn()) {
+        loop {
+            let mut p = POOL.lock();
+            while p.generation == seen && !p.stop {
+                CV.wait(&mut p);
+            }
+            if p.stop {
+                return;
+            }
+            seen = p.generation;
+            let join = index <= p.wanted;
+            drop(p);
+            if join {
+                work();
+                let mut p = POOL.lock();
+                p.running -= 1;
+                if p.running == 0 {
+                    CV.notify_all();
+                }
+            }
+        }
+    }
+
+    /// Ends every helper (joined), for `fork`: neither process may inherit
+    /// a thread parked on these locks. The next drain starts them again.
+    pub(crate) fn stop() {
+        let threads = {
+            let mut p = POOL.lock();
+            p.stop = true;
+            CV.notify_all();
+            std::mem::take(&mut p.threads)
+        };
+        for t in threads {
+            let _ = t.join();
+        }
+        POOL.lock().stop = false;
+    }
+}
+
+pub(crate) use helpers::stop as stop_helpers;
 
 fn worker() {
     let mut local: Vec<usize> = Vec::with_capacity(BATCH * 4);
