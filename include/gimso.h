@@ -288,6 +288,18 @@ void gimso_access_recheck(gimso_ptr p, size_t size, uint32_t access,
 void gimso_store_ptr(gimso_ptr dst, gimso_ptr value);
 gimso_ptr gimso_load_ptr(gimso_ptr src);
 
+/* The cold-path entries compiled code calls, under the preserve_most calling
+ * convention: each is the entry of the same name without `_pm`, and keeps
+ * every general-purpose register but r11 and its return registers, so the
+ * inlined fast path around the call keeps its values in registers. */
+#define GIMSO_PRESERVE_MOST __attribute__((preserve_most))
+GIMSO_PRESERVE_MOST void gimso_store_ptr_pm(gimso_ptr dst, gimso_ptr value);
+GIMSO_PRESERVE_MOST gimso_ptr gimso_load_ptr_pm(gimso_ptr src);
+GIMSO_PRESERVE_MOST void gimso_access_recheck_pm(gimso_ptr p, size_t size, uint32_t access,
+                                                 const gimso_source_location *loc);
+GIMSO_PRESERVE_MOST void gimso_pollcheck_slow_pm(gimso_thread_abi *thread);
+GIMSO_PRESERVE_MOST uintptr_t gimso_check_call_at_pm(gimso_ptr fn, const gimso_source_location *loc);
+
 /* Atomic pointer operations through atomic boxes (lock-free, seq_cst). */
 void gimso_atomic_store_ptr(gimso_ptr dst, gimso_ptr value);
 gimso_ptr gimso_atomic_load_ptr(gimso_ptr src);

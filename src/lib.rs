@@ -9,6 +9,7 @@
 pub mod capi;
 pub mod compiled;
 pub mod mutator;
+pub mod preserve_most;
 pub mod tls;
 
 pub use gimso_abi as abi;

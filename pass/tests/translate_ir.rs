@@ -160,3 +160,33 @@ define void @link(ptr %n, ptr %m) {
     assert!(!body("clear").contains("gimso_store_ptr"), "{out}");
     assert!(body("link").contains("gimso_gc_marking"), "{out}");
 }
+
+#[test]
+fn cold_paths_call_their_preserve_most_entries() {
+    let ir = r#"
+define ptr @next(ptr %n) {
+  %m = load ptr, ptr %n
+  store ptr %m, ptr %n
+  ret ptr %m
+}
+"#;
+    let (_, out) = common::translate(ir);
+    // The pointer load's atomic-box path, the store's barrier path and the
+    // safepoint's slow path are rarely taken: they go to the `_pm` entries
+    // under preserve_most (declared and called so), never to the C ones.
+    let body = common::function(&out, "gimso.fd.next.");
+    for entry in [
+        "call preserve_mostcc { ptr, ptr } @gimso_load_ptr_pm(",
+        "call preserve_mostcc void @gimso_store_ptr_pm(",
+    ] {
+        assert!(body.contains(entry), "{entry} missing:\n{out}");
+    }
+    for decl in [
+        "declare preserve_mostcc { ptr, ptr } @gimso_load_ptr_pm(",
+        "declare preserve_mostcc void @gimso_store_ptr_pm(",
+    ] {
+        assert!(out.contains(decl), "{decl} missing:\n{out}");
+    }
+    assert!(!out.contains("@gimso_load_ptr("), "{out}");
+    assert!(!out.contains("@gimso_store_ptr("), "{out}");
+}

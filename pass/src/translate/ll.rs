@@ -740,19 +740,31 @@ impl Ll {
         }
         self.gep_i8(base, self.i64c(off))
     }
+    /// A call of `f`; a direct call takes `f`'s calling convention (a call
+    /// whose convention differs from its callee's is undefined behaviour).
     pub fn call(&self, fnty: T, f: V, args: &[V]) -> V {
         let mut a = args.to_vec();
-        // SAFETY: builder positioned; args match `fnty`.
+        // SAFETY: builder positioned; args match `fnty`; the convention is
+        // read from `f` only when it is a function.
         unsafe {
-            LLVMBuildCall2(
+            let call = LLVMBuildCall2(
                 self.builder,
                 fnty,
                 f,
                 a.as_mut_ptr(),
                 a.len() as u32,
                 c"".as_ptr(),
-            )
+            );
+            if !LLVMIsAFunction(f).is_null() {
+                LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
+            }
+            call
         }
+    }
+    /// Sets function `f`'s calling convention (LLVM's number).
+    pub fn set_call_conv(&self, f: V, cc: u32) {
+        // SAFETY: `f` is a function.
+        unsafe { LLVMSetFunctionCallConv(f, cc) }
     }
     pub fn br(&self, b: B) -> V {
         // SAFETY: builder positioned.

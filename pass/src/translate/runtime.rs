@@ -42,6 +42,22 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_tls_address", "pP", "P"),
 ];
 
+/// Cold paths of inlined fast paths, called under LLVM's `preserve_most`
+/// convention through their `_pm` entries (src/preserve_most.rs): the
+/// callee keeps every general-purpose register but r11 and its results, so
+/// values that live across the rarely taken call stay in registers on the
+/// hot path instead of being spilled around it.
+const PRESERVE_MOST: &[&str] = &[
+    "gimso_load_ptr",
+    "gimso_store_ptr",
+    "gimso_access_recheck",
+    "gimso_pollcheck_slow",
+    "gimso_check_call_at",
+];
+
+/// LLVM's number for `preserve_mostcc`.
+const PRESERVE_MOST_CC: u32 = 14;
+
 /// Entry points that report a safety error and never return.
 const FAILURES: &[&str] = &[
     "gimso_access_failed",
@@ -90,8 +106,17 @@ pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
         _ => ll.ptr(),
     };
     let fnty = ll.fn_ty(r, &ps, false);
-    let f = ll.get_function(name).unwrap_or_else(|| {
-        let f = ll.runtime_fn(name, fnty);
+    let preserve_most = PRESERVE_MOST.contains(&name);
+    let symbol = if preserve_most {
+        format!("{name}_pm")
+    } else {
+        name.to_string()
+    };
+    let f = ll.get_function(&symbol).unwrap_or_else(|| {
+        let f = ll.runtime_fn(&symbol, fnty);
+        if preserve_most {
+            ll.set_call_conv(f, PRESERVE_MOST_CC);
+        }
         if name == "gimso_tls_address" {
             // The same answer for the same thread: repeated uses in one
             // function share one call.
