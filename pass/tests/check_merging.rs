@@ -61,7 +61,7 @@ next:
 }
 
 #[test]
-fn a_call_forgets_what_was_checked() {
+fn a_call_forgets_the_upper_end_only() {
     let (stats, out) = translate(&format!(
         r#"{DECLS}
 define i64 @f(ptr %p) {{
@@ -73,11 +73,14 @@ define i64 @f(ptr %p) {{
 }}
 "#
     ));
-    // `use` may free `p`: the second load is checked in full, but `p`'s
+    // `use` may free `p`: the second load compares with `upper` again,
+    // but `p >= lower` still holds (two unchanged values) and `p`'s
     // capability is known not to be null (only the first check tests it).
-    assert_eq!(stats.checks, 2, "{out}");
-    assert_eq!(stats.merged_checks + stats.narrowed_checks, 0, "{out}");
+    assert_eq!((stats.checks, stats.narrowed_checks), (1, 1), "{out}");
+    assert_eq!(stats.merged_checks, 0, "{out}");
     assert_eq!(null_tests(&out), 1, "{out}");
+    let lower_compares = body(&out).matches("icmp sge i64").count();
+    assert_eq!(lower_compares, 1, "{out}");
 }
 
 #[test]
@@ -289,8 +292,9 @@ define i64 @f(ptr %p) {{
 "#
     ));
     // `use` may free p or never return: the first check covers only its
-    // own load.
-    assert_eq!((stats.checks, stats.widened_checks), (2, 0), "{out}");
+    // own load; the second compares with upper only.
+    assert_eq!((stats.checks, stats.widened_checks), (1, 0), "{out}");
+    assert_eq!(stats.narrowed_checks, 1, "{out}");
     assert!(!out.contains("gimso_access_recheck"), "{out}");
 }
 
@@ -362,10 +366,11 @@ exit:
 }}
 "#
     ));
-    // Each load after a call is bounds-checked in full again (the call may
-    // free `p`), but the capability stays non-null and `p` 8-aligned: the
-    // first check dominates the other two, in the loop as well.
-    assert_eq!(stats.checks, 3, "{out}");
+    // Each load after a call compares with `upper` again (the call may
+    // free `p`), but the capability stays non-null, `p` 8-aligned and at
+    // or above `lower`: the first check dominates the other two, in the
+    // loop as well.
+    assert_eq!((stats.checks, stats.narrowed_checks), (1, 2), "{out}");
     assert_eq!(null_tests(&out), 1, "{out}");
     let body = body(&out);
     let align_tests = body

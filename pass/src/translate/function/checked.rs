@@ -14,7 +14,13 @@
 //! only through calls into the program or the C library (`free`,
 //! `realloc`, `mprotect`); the collector never changes the header of an
 //! object a thread can still reach, and `llvm.*` intrinsics do not free.
-//! So every call that is not an intrinsic forgets everything. A race with
+//! So every call that is not an intrinsic forgets the spans' upper ends and
+//! writability. It cannot move a lower end: `lower` is the capability's own
+//! value, so `root + a >= lower` is a fact about two SSA values, true
+//! wherever the check that established it dominates (after calls, around
+//! loops), like non-nullness and alignment; a later access at or above
+//! `root + a` compares with `upper` only, which also catches a free in
+//! between (it leaves `upper` at or below `lower`). A race with
 //! a `free` in another thread is a use-after-free the program raced on:
 //! its memory is still the object's (the collector keeps it while this
 //! thread holds the capability).
@@ -87,6 +93,10 @@ pub(super) struct Checked {
     /// is a multiple of `align`, whatever calls do (a property of the
     /// address value alone).
     aligned: HashMap<V, (i64, u64)>,
+    /// `(cap, root)` → `lo`: `root + lo >= lower` of `cap`, whatever calls
+    /// do (two SSA values compared), so accesses at offsets from `lo` up
+    /// need only their upper end checked.
+    above: HashMap<(V, V), i64>,
 }
 
 fn mergeable(off: i64, size: u64) -> bool {
@@ -108,11 +118,20 @@ impl Checked {
         if !mergeable(off, size) {
             return full;
         }
+        let lower_known = self.above.get(&(cap, root)).is_some_and(|&lo| off >= lo);
         let Some(s) = self.spans.get(&(cap, root)) else {
-            return full;
+            return Need {
+                bounds: if lower_known {
+                    Bounds::Upper
+                } else {
+                    Bounds::Both
+                },
+                nonnull: nonnull || lower_known,
+                ..full
+            };
         };
         let end = off + size as i64;
-        let bounds = match (off >= s.lo, end <= s.hi) {
+        let bounds = match (off >= s.lo || lower_known, end <= s.hi) {
             (true, true) => Bounds::Known,
             (true, false) => Bounds::Upper,
             (false, true) => Bounds::Lower,
@@ -142,6 +161,8 @@ impl Checked {
             return;
         }
         let end = off + size as i64;
+        let lo = self.above.entry((cap, root)).or_insert(off);
+        *lo = (*lo).min(off);
         let s = self.spans.entry((cap, root)).or_insert(Span {
             lo: off,
             hi: end,
@@ -163,11 +184,13 @@ impl Checked {
 
     /// The facts that hold wherever the point they were established
     /// dominates, whatever runs in between (calls, loop back edges): which
-    /// capabilities are not null and which addresses are aligned.
+    /// capabilities are not null, which addresses are aligned and which
+    /// are at or above their capability's lower bound.
     pub fn lasting(&self) -> Checked {
         Checked {
             nonnull: self.nonnull.clone(),
             aligned: self.aligned.clone(),
+            above: self.above.clone(),
             ..Checked::default()
         }
     }
@@ -180,11 +203,15 @@ impl Checked {
                 self.aligned.insert(root, a);
             }
         }
+        for (&key, &lo) in &from.above {
+            let mine = self.above.entry(key).or_insert(lo);
+            *mine = (*mine).min(lo);
+        }
     }
 
     /// Forgets what a call may change (it may free or protect memory);
-    /// a capability that passed a check stays non-null and an aligned
-    /// address aligned.
+    /// a capability that passed a check stays non-null, an aligned address
+    /// aligned and an address above its lower bound above it.
     pub fn clear(&mut self) {
         self.spans.clear();
         self.writable.clear();
@@ -201,6 +228,13 @@ impl Checked {
             out.writable.retain(|c| other.writable.contains(c));
             out.nonnull.retain(|c| other.nonnull.contains(c));
             out.aligned.retain(|r, a| other.aligned.get(r) == Some(a));
+            out.above.retain(|k, lo| match other.above.get(k) {
+                Some(&o) => {
+                    *lo = (*lo).max(o);
+                    true
+                }
+                None => false,
+            });
             out.spans.retain(|k, s| {
                 let Some(o) = other.spans.get(k) else {
                     return false;
@@ -273,10 +307,41 @@ mod tests {
         assert!(c.need(cap, root, 0, 8, 1, true).nothing());
         c.clear();
         let n = c.need(cap, root, 0, 8, 1, true);
-        assert!(n.readonly && n.bounds == Bounds::Both);
+        assert!(n.readonly && n.bounds == Bounds::Upper);
         // A call does not make the capability null again.
         assert!(n.nonnull);
         assert!(!Checked::default().need(cap, root, 0, 8, 1, false).nonnull);
+    }
+
+    #[test]
+    fn a_call_keeps_lower_ends() {
+        let (cap, root) = (v(8), v(16));
+        let mut c = Checked::default();
+        c.passed(cap, root, 8, 8, 8, false);
+        c.clear();
+        // At or above the checked offset only the upper end is compared
+        // (a free in the call leaves upper at or below lower); below it,
+        // the full check.
+        assert_eq!(c.need(cap, root, 8, 8, 8, false).bounds, Bounds::Upper);
+        assert_eq!(c.need(cap, root, 24, 4, 1, false).bounds, Bounds::Upper);
+        assert_eq!(c.need(cap, root, 0, 8, 1, false).bounds, Bounds::Both);
+        // The fact lasts where its check dominates and meets by the larger
+        // lower end.
+        let mut d = Checked::default();
+        d.add_lasting(&c.lasting());
+        assert_eq!(d.need(cap, root, 8, 8, 1, false).bounds, Bounds::Upper);
+        let mut e = Checked::default();
+        e.passed(cap, root, 16, 8, 1, false);
+        e.clear();
+        let m = Checked::meet(&[&d, &e]);
+        assert_eq!(m.need(cap, root, 8, 8, 1, false).bounds, Bounds::Both);
+        assert_eq!(m.need(cap, root, 16, 8, 1, false).bounds, Bounds::Upper);
+        assert_eq!(
+            Checked::meet(&[&d, &Checked::default()])
+                .need(cap, root, 8, 8, 1, false)
+                .bounds,
+            Bounds::Both
+        );
     }
 
     #[test]
