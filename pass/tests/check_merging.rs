@@ -334,11 +334,19 @@ define i64 @f(i64 %i) {
 }
 "#,
     );
-    // A variable index needs a check, but the global's upper end is a
-    // constant: no header word is loaded.
+    // A variable index needs a check, but the global's bounds are
+    // constants: no header word is loaded, and the check is one unsigned
+    // compare of the offset (below the start wraps to a huge offset).
     assert_eq!(stats.checks, 1, "{out}");
     let body = common::function(&out, "gimso.fd.f.");
     assert!(!body.contains("!alias.scope"), "{body}");
+    let bounds: Vec<&str> = body
+        .lines()
+        .filter(|l| l.contains("icmp") && !l.contains("icmp eq i64 %3, 0"))
+        .collect();
+    assert_eq!(bounds.len(), 1, "{body}");
+    assert!(bounds[0].contains("icmp ule i64"), "{body}");
+    assert!(bounds[0].ends_with(", 120"), "{body}");
 }
 
 #[test]

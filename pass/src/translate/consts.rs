@@ -32,6 +32,17 @@ pub struct StaticObject {
     pub readonly: bool,
 }
 
+/// The bounds of a capability that is a global defined here: fixed for the
+/// program's life (globals are never freed).
+#[derive(Debug, Clone, Copy)]
+pub struct StaticBounds {
+    /// `upper`, an `i64` constant expression.
+    pub upper: V,
+    /// Payload bytes (`upper - lower`).
+    pub size: u64,
+    pub readonly: bool,
+}
+
 /// `c` as (global, byte offset) when it is a constant address inside one
 /// global: the global itself or constant GEPs on it.
 pub fn const_address(ll: &Ll, c: V) -> Option<(V, i64)> {
@@ -99,16 +110,20 @@ impl ModTx<'_, '_> {
     }
 
     /// When capability `cap` is a global defined here with a fixed size (a
-    /// constant address), its `upper` as an `i64` constant and whether it
-    /// is read-only: globals are never freed, so neither changes.
-    pub fn static_upper(&self, cap: V) -> Option<(V, bool)> {
+    /// constant address), its bounds and whether it is read-only: globals
+    /// are never freed, so neither changes.
+    pub fn static_upper(&self, cap: V) -> Option<StaticBounds> {
         let (obj, lower) = const_address(&self.ll, cap)?;
         let o = self.static_objects.get(&obj)?;
         if lower != 16 {
             return None;
         }
         let upper = self.ll.const_gep_i8(obj, 16 + o.size);
-        Some((self.ll.const_ptrtoint(upper, self.ll.i64()), o.readonly))
+        Some(StaticBounds {
+            upper: self.ll.const_ptrtoint(upper, self.ll.i64()),
+            size: o.size,
+            readonly: o.readonly,
+        })
     }
 
     /// The translation of constant `c` (memoised).

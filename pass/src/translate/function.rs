@@ -620,9 +620,9 @@ impl FnTx<'_, '_, '_> {
         };
         // A global defined here: its bounds and read-only flag are constants.
         let fixed = p.cap.and_then(|c| self.m.static_upper(c));
-        if let Some((_, readonly)) = fixed {
+        if let Some(f) = fixed {
             need.nonnull = true;
-            need.readonly &= readonly;
+            need.readonly &= f.readonly;
         }
         if need.nothing() {
             self.m.stats.merged_checks += 1;
@@ -664,9 +664,20 @@ impl FnTx<'_, '_, '_> {
         } else {
             (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
         };
-        let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |(u, _)| u);
+        let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
         let mut ok = match need.bounds {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
+            // A global's size is a constant: one unsigned compare of the
+            // offset (an address below `lower` wraps to a huge offset). The
+            // offset of a GEP on the global folds to its index arithmetic,
+            // so a table lookup compares the index with a constant.
+            Bounds::Both if let Some(f) = fixed => match f.size.checked_sub(bsize) {
+                Some(room) => {
+                    let off = ll.sub(baddr, lower);
+                    ll.icmp(LLVMIntPredicate::LLVMIntULE, off, ll.i64c(room))
+                }
+                None => ll.const_int(ll.i1_ty(), 0),
+            },
             // The other end passed through the same root at a nearby
             // offset: the address is near the object, nothing wraps.
             Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
