@@ -95,6 +95,10 @@ struct FnTx<'a, 'b, 'ctx> {
     indexed_roots: HashMap<(B, V, V, T), V>,
     /// What held at the end of each translated old block.
     end_checked: HashMap<B, Checked>,
+    /// Capabilities of escaping allocas of constant size → their payload
+    /// bytes: a stack object is never freed or resized (the collector
+    /// reclaims it), so its bounds are `lower + size` for good.
+    sized_caps: HashMap<V, u64>,
 }
 
 /// Translates the body of `old` into its new generic entry.
@@ -153,6 +157,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         widened: HashMap::new(),
         indexed_roots: HashMap::new(),
         end_checked: HashMap::new(),
+        sized_caps: HashMap::new(),
     };
     t.widened = widen::plan(&t.m.ll, old);
     t.run();
@@ -624,6 +629,12 @@ impl FnTx<'_, '_, '_> {
             need.nonnull = true;
             need.readonly &= f.readonly;
         }
+        let size_known = fixed
+            .map(|f| f.size)
+            .or_else(|| p.cap.and_then(|c| self.sized_caps.get(&c).copied()));
+        if size_known.is_some() {
+            need.nonnull = true;
+        }
         if need.nothing() {
             self.m.stats.merged_checks += 1;
             return;
@@ -667,17 +678,20 @@ impl FnTx<'_, '_, '_> {
         let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
         let mut ok = match need.bounds {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
-            // A global's size is a constant: one unsigned compare of the
-            // offset (an address below `lower` wraps to a huge offset). The
-            // offset of a GEP on the global folds to its index arithmetic,
-            // so a table lookup compares the index with a constant.
-            Bounds::Both if let Some(f) = fixed => match f.size.checked_sub(bsize) {
-                Some(room) => {
-                    let off = ll.sub(baddr, lower);
-                    ll.icmp(LLVMIntPredicate::LLVMIntULE, off, ll.i64c(room))
+            // A global's or a stack object's size is a constant: one
+            // unsigned compare of the offset (an address below `lower`
+            // wraps to a huge offset), no header load. The offset of a GEP
+            // on a global folds to its index arithmetic, so a table lookup
+            // compares the index with a constant.
+            Bounds::Both | Bounds::Upper if let Some(size) = size_known => {
+                match size.checked_sub(bsize) {
+                    Some(room) => {
+                        let off = ll.sub(baddr, lower);
+                        ll.icmp(LLVMIntPredicate::LLVMIntULE, off, ll.i64c(room))
+                    }
+                    None => ll.const_int(ll.i1_ty(), 0),
                 }
-                None => ll.const_int(ll.i1_ty(), 0),
-            },
+            }
             // The other end passed through the same root at a nearby
             // offset: the address is near the object, nothing wraps.
             Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
@@ -1411,8 +1425,20 @@ impl FnTx<'_, '_, '_> {
         let align = stack_align(ll, inst);
         let r = call(ll, "gimso_alloc_stack", &[size, ll.i64c(align)]);
         let t = self.pair(r);
+        if let Some(n) = ll.const_int_value(ll.operand(inst, 0)) {
+            self.note_stack_object(t.cap, n.saturating_mul(ll.size_of(ty)));
+        }
         self.m.stats.heap_allocas += 1;
         self.set(inst, t);
+    }
+
+    /// Records that `cap` is a stack object of `bytes` requested bytes:
+    /// its payload is that rounded up to whole words, as the runtime
+    /// allocates every object.
+    fn note_stack_object(&mut self, cap: Option<V>, bytes: u64) {
+        if let (Some(cap), Some(size)) = (cap, bytes.checked_next_multiple_of(8)) {
+            self.sized_caps.insert(cap, size);
+        }
     }
 
     fn tx_load(&mut self, inst: V) {

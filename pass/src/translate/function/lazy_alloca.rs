@@ -324,6 +324,7 @@ impl FnTx<'_, '_, '_> {
                 ll.store(ll.extract_value(r, 1), slot, 8);
                 ll.br(join);
                 ll.position_at_end(reuse);
+                self.note_stack_object(Some(made), alloca_bytes(ll, a));
                 self.set(
                     a,
                     Tx {
@@ -346,6 +347,8 @@ impl FnTx<'_, '_, '_> {
             }
             let ll = &self.m.ll;
             let obj = ll.load(ll.ptr(), slot, 8);
+            let bytes = alloca_bytes(ll, a);
+            self.note_stack_object(Some(obj), bytes);
             self.m.stats.heap_allocas += 1;
             self.m.stats.lazy_allocas += 1;
             self.set(
