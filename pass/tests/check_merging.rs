@@ -424,3 +424,28 @@ define i32 @f(i64 %i) {{
         assert!(!body.contains(&format!("ptr {h}\n")), "{body}");
     }
 }
+
+#[test]
+fn a_non_negative_index_from_a_checked_root_compares_with_upper_only() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i8 %i, i64 %j) {{
+  %x = load i64, ptr %p
+  call void @use(ptr %p)
+  %k = zext i8 %i to i64
+  %q = getelementptr i64, ptr %p, i64 %k
+  %y = load i64, ptr %q
+  %r = getelementptr i64, ptr %p, i64 %j
+  %z = load i64, ptr %r
+  %s = add i64 %x, %y
+  %t = add i64 %s, %z
+  ret i64 %t
+}}
+"#
+    ));
+    // `p[0]` passed, so `p >= lower` (even after the call); `p[zext i]` is
+    // at or above it and compares with `upper` only. `p[j]` may be below
+    // `p`: a full check.
+    assert_eq!((stats.checks, stats.narrowed_checks), (2, 1), "{out}");
+    assert_eq!(body(&out).matches("icmp sge i64").count(), 2, "{out}");
+}

@@ -25,6 +25,7 @@ use crate::inttoptr::{Cap, CapInference, Origin, infer};
 use crate::location::Location;
 
 mod checked;
+mod index_range;
 mod lazy_alloca;
 pub mod unwinding;
 mod widen;
@@ -99,6 +100,9 @@ struct FnTx<'a, 'b, 'ctx> {
     /// bytes: a stack object is never freed or resized (the collector
     /// reclaims it), so its bounds are `lower + size` for good.
     sized_caps: HashMap<V, u64>,
+    /// New GEP with one non-negative variable index → (root, offset) such
+    /// that the address is at or above `root + offset` ([`index_range`]).
+    var_gep: HashMap<V, (V, i64)>,
 }
 
 /// Translates the body of `old` into its new generic entry.
@@ -158,6 +162,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         indexed_roots: HashMap::new(),
         end_checked: HashMap::new(),
         sized_caps: HashMap::new(),
+        var_gep: HashMap::new(),
     };
     t.widened = widen::plan(&t.m.ll, old);
     t.run();
@@ -623,6 +628,20 @@ impl FnTx<'_, '_, '_> {
                 nonnull: false,
             },
         };
+        // An address at or above a point already known to be at or above
+        // `lower` (a non-negative index from a checked root) needs no lower
+        // compare.
+        if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
+            if let (Some(cap), Some(&(vroot, min))) = (p.cap, self.var_gep.get(&root)) {
+                if self.checked.lower_known(cap, vroot, min) {
+                    need.bounds = match need.bounds {
+                        Bounds::Both => Bounds::Upper,
+                        _ => Bounds::Known,
+                    };
+                    need.nonnull = true;
+                }
+            }
+        }
         // A global defined here: its bounds and read-only flag are constants.
         let fixed = p.cap.and_then(|c| self.m.static_upper(c));
         if let Some(f) = fixed {
@@ -1574,6 +1593,11 @@ impl FnTx<'_, '_, '_> {
         if all_const && self.trusted_ints.contains(&base.int) {
             self.trusted_ints.insert(int);
         }
+        let vector = ll.is_vector(ty);
+        if !all_const && !vector && !self.const_gep.contains_key(&int) {
+            self.note_var_gep(inst, int, base.int, src, &idx);
+        }
+        let ll = &self.m.ll;
         if all_const && !ll.is_vector(ty) {
             if let Some(off) = self.m.ll.const_gep_offset(src, &idx) {
                 let (root, at) = self
@@ -1593,6 +1617,27 @@ impl FnTx<'_, '_, '_> {
                 cap: Some(cap),
             },
         );
+    }
+
+    /// Records `int` (the new GEP of old `inst` on `base`) as at or above
+    /// a constant offset from its base's root when its one variable index
+    /// is non-negative and small.
+    fn note_var_gep(&mut self, inst: V, int: V, base: V, src: T, idx: &[V]) {
+        let ll = &self.m.ll;
+        let vars: Vec<usize> = (0..idx.len())
+            .filter(|&i| ll.const_int_value(ll.operand(inst, i as u32 + 1)).is_none())
+            .collect();
+        let [at] = vars[..] else { return };
+        if index_range::nonneg_bound(ll, ll.operand(inst, at as u32 + 1)).is_none() {
+            return;
+        }
+        let Some(min) = index_range::min_offset(ll, src, idx, at) else {
+            return;
+        };
+        let (root, off) = self.const_gep.get(&base).copied().unwrap_or((base, 0));
+        if let Some(total) = off.checked_add(min) {
+            self.var_gep.insert(int, (root, total));
+        }
     }
 
     fn tx_cmpxchg(&mut self, inst: V) {

@@ -175,6 +175,11 @@ impl Checked {
         }
     }
 
+    /// Whether `root + off` is known to be at or above `cap`'s lower end.
+    pub fn lower_known(&self, cap: V, root: V, off: i64) -> bool {
+        self.above.get(&(cap, root)).is_some_and(|&lo| off >= lo)
+    }
+
     /// Whether `root + off` is known to be a multiple of `align`.
     fn root_aligned(&self, root: V, off: i64, align: u64) -> bool {
         self.aligned
