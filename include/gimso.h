@@ -388,6 +388,10 @@ void gimso_cc_copy_in(uint64_t *payload, uintptr_t *caps, gimso_ptr src, size_t 
                       const gimso_source_location *loc);
 gimso_ptr gimso_cc_copy_out(const uint64_t *payload, const uintptr_t *caps, size_t n,
                             size_t align);
+/* The object of a stack local holding pointers whose address escapes on a
+ * path that never returns: a copy of its frame slot (values, capabilities). */
+gimso_ptr gimso_stack_copy_out(const uint64_t *payload, const uintptr_t *caps, size_t n,
+                               size_t align);
 /* The read-only argument object of a variadic function: a copy of the
  * first arg_bytes of the current CC buffers. */
 gimso_ptr gimso_va_start(gimso_thread_abi *t, uint64_t arg_bytes);

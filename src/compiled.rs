@@ -111,6 +111,32 @@ pub unsafe extern "C" fn gimso_cc_copy_out(
     unsafe { object_from_buffers(payload, caps, n, align.max(MIN_ALIGN), 0) }
 }
 
+/// The object of a stack local that holds pointers, made when its address
+/// first leaves the function on a path that never returns (an error path
+/// ending in `longjmp` or `abort`): a copy of the frame's slot, values and
+/// capabilities, flagged as a stack object (so `free` of it is refused).
+///
+/// # Safety
+/// `payload`/`caps` point at `n` rounded up to 8 bytes, 8-aligned.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_stack_copy_out(
+    payload: *const u64,
+    caps: *const usize,
+    n: usize,
+    align: usize,
+) -> FlightPtr {
+    // SAFETY: forwarded contract.
+    unsafe {
+        object_from_buffers(
+            payload,
+            caps,
+            n,
+            align.max(MIN_ALIGN),
+            gimso_abi::FLAG_STACK,
+        )
+    }
+}
+
 /// # Safety
 /// `payload`/`caps` point at `n` rounded up to 8 bytes.
 unsafe fn object_from_buffers(
@@ -126,7 +152,8 @@ unsafe fn object_from_buffers(
         MIN_ALIGN
     };
     with_local(|local| {
-        let obj = alloc::alloc_object(local, n, align, 0);
+        // Read-only is set after the copy; the stack flag from birth.
+        let obj = alloc::alloc_object(local, n, align, flags & gimso_abi::FLAG_STACK);
         let words = n.div_ceil(WORD_SIZE);
         // SAFETY: the object has at least `n` bytes (rounded to 8) of fresh
         // payload; the buffers hold `words` words (contract).

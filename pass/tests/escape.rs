@@ -44,13 +44,46 @@ fn allocas_are_stack_only_when_private_and_in_bounds() {
         AllocaHome::Heap("it is indexed with a variable")
     );
     assert!(matches!(homes("escapes")["a"], AllocaHome::Heap(why) if why.contains("escapes")));
+    // Pointers at rest in a private slot: a capability slot beside it.
     let h = homes("holds_pointer");
+    let caps = AllocaHome::StackCaps { escapes: false };
+    assert_eq!(h["q"], caps, "{h:?}");
+    assert_eq!(h["p.addr"], caps, "{h:?}");
     assert!(
-        matches!(h["q"], AllocaHome::Heap(why) if why.contains("pointer")),
-        "{h:?}"
+        matches!(&homes("unaligned_pointer")["k"], AllocaHome::Heap(why) if why.contains("word-aligned"))
     );
+    // An i64 beside a pointer may be a copy of one: only shadow storage
+    // keeps the capability an integer word carries.
     assert!(
-        matches!(h["p.addr"], AllocaHome::Heap(why) if why.contains("pointer")),
-        "{h:?}"
+        matches!(&homes("int_word_beside_pointer")["m"], AllocaHome::Heap(why) if why.contains("integer word"))
     );
+}
+
+#[test]
+fn an_address_escaping_only_on_never_returning_paths_keeps_the_local_in_the_frame() {
+    let ctx = Context::create();
+    let module = load_module(&ctx, &compile_named("escape.c")).expect("loads");
+    let home = |f: &str, v: &str| -> AllocaHome {
+        classify_allocas(&module, module.get_function(f).unwrap())
+            .into_iter()
+            .find(|(i, _)| i.get_name().unwrap().to_str().unwrap() == v)
+            .unwrap()
+            .1
+    };
+    // Passed to `report` only on the path that ends in `fail()`.
+    assert_eq!(
+        home("escapes_on_error", "t"),
+        AllocaHome::StackCaps { escapes: true }
+    );
+    // Written after the call that got the heap copy: it would be stale.
+    assert!(
+        matches!(home("used_after_escape", "t"), AllocaHome::Heap(why) if why.contains("after")),
+        "{:?}",
+        home("used_after_escape", "t")
+    );
+    // The call returns: an ordinary escape.
+    assert!(matches!(
+        home("escapes_and_returns", "t"),
+        AllocaHome::Heap(why) if why.contains("escapes")
+    ));
 }

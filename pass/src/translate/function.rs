@@ -69,6 +69,9 @@ struct FnTx<'a, 'b, 'ctx> {
     /// no checks.
     trusted_ints: HashSet<V>,
     homes: HashMap<V, AllocaHome>,
+    /// Private stack slots holding pointers: value slot -> its capability
+    /// slot and heap copy ([`escape`](crate::escape)'s `StackCaps`).
+    stack_caps: HashMap<V, StackCaps>,
     /// Escaping allocas created where first needed.
     lazy: LazyAllocas,
     inference: CapInference<'ctx>,
@@ -103,6 +106,20 @@ struct FnTx<'a, 'b, 'ctx> {
     /// New GEP with one non-negative variable index → (root, offset) such
     /// that the address is at or above `root + offset` ([`index_range`]).
     var_gep: HashMap<V, (V, i64)>,
+}
+
+/// The frame slots beside a private stack slot that holds pointers.
+#[derive(Clone, Copy)]
+struct StackCaps {
+    /// One capability per word of the slot (null where no pointer is).
+    caps: V,
+    /// The heap copy made for calls on never-returning paths (null until
+    /// then), if any such call takes the address.
+    copy: Option<V>,
+    /// Bytes of the slot.
+    size: u64,
+    /// Its alignment.
+    align: u64,
 }
 
 /// Translates the body of `old` into its new generic entry.
@@ -145,6 +162,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         needed_loads,
         load_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
+        stack_caps: HashMap::new(),
         homes,
         lazy: LazyAllocas::default(),
         inference,
@@ -475,25 +493,63 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    /// Private stack slots: zeroed allocas in the entry block.
+    /// Private stack slots: zeroed allocas in the entry block; those that
+    /// hold pointers get a zeroed capability slot beside them, and those
+    /// whose address escapes on never-returning paths a frame slot for the
+    /// heap copy made there (not in functions that call `setjmp`, where
+    /// such a path can come back).
     fn stack_slots(&mut self) {
+        if self.calls_setjmp() {
+            for h in self.homes.values_mut() {
+                if *h == (AllocaHome::StackCaps { escapes: true }) {
+                    *h = AllocaHome::Heap("its address escapes in a function calling setjmp");
+                }
+            }
+        }
         let homes: Vec<(V, AllocaHome)> = self.homes.iter().map(|(k, v)| (*k, v.clone())).collect();
         for (a, home) in homes {
-            if home != AllocaHome::Stack {
-                continue;
-            }
+            let escapes = match home {
+                AllocaHome::Stack => None,
+                AllocaHome::StackCaps { escapes } => Some(escapes),
+                AllocaHome::Heap(_) => continue,
+            };
             let ll = &self.m.ll;
             let ty = ll.allocated_type(a);
             let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
-            let slot = if count == 1 {
+            let size = ll.size_of(ty) * count;
+            let mut align = ll.alignment(a).max(1);
+            let slot = if escapes.is_some() {
+                // Whole words, word-aligned: copied out a word at a time.
+                align = align.max(8);
+                ll.entry_alloca(self.new, ll.array_ty(ll.i64(), size.div_ceil(8)))
+            } else if count == 1 {
                 ll.entry_alloca(self.new, ty)
             } else {
                 ll.entry_alloca(self.new, ll.array_ty(ty, count))
             };
-            let align = ll.alignment(a).max(1);
             ll.set_alignment(slot, align);
-            let size = ll.size_of(ty) * count;
             ll.memset(slot, ll.const_int(ll.i8(), 0), ll.i64c(size), align);
+            if let Some(escapes) = escapes {
+                let words = size.div_ceil(8);
+                let caps = ll.entry_alloca(self.new, ll.array_ty(ll.ptr(), words));
+                ll.set_alignment(caps, 8);
+                ll.memset(caps, ll.const_int(ll.i8(), 0), ll.i64c(words * 8), 8);
+                let copy = escapes.then(|| {
+                    let c = ll.entry_alloca(self.new, ll.ptr());
+                    ll.store(ll.null_ptr(), c, 8);
+                    c
+                });
+                self.stack_caps.insert(
+                    slot,
+                    StackCaps {
+                        caps,
+                        copy,
+                        size,
+                        align: u64::from(align),
+                    },
+                );
+                self.m.stats.stack_cap_allocas += 1;
+            }
             self.trusted_ints.insert(slot);
             self.set(
                 a,
@@ -1460,6 +1516,97 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// The private stack slot (with capabilities) `int` points into, and
+    /// the offset.
+    fn stack_root(&self, int: V) -> Option<(V, StackCaps, u64)> {
+        let (root, off) = self.const_gep.get(&int).copied().unwrap_or((int, 0));
+        let sc = *self.stack_caps.get(&root)?;
+        Some((root, sc, u64::try_from(off).ok()?))
+    }
+
+    /// Where the capability of a `ptr` of type `ty` at `int` (inside a
+    /// private stack slot with capabilities) is kept.
+    fn stack_cap_word(&self, int: V, ty: T) -> Option<V> {
+        let ll = &self.m.ll;
+        let ptrs = ll.is_ptr(ty) || (ll.is_vector(ty) && ll.is_ptr(ll.elem_ty(ty)));
+        if !ptrs {
+            return None;
+        }
+        let (_, sc, off) = self.stack_root(int)?;
+        Some(ll.gep_i8c(sc.caps, off))
+    }
+
+    /// An argument pointing into a private stack slot whose address
+    /// escapes here (a never-returning path): the slot's heap copy, made
+    /// on first use from its values and capabilities.
+    fn escaped_stack_arg(&mut self, t: Tx) -> Tx {
+        if !self.trusted_ints.contains(&t.int) {
+            return t;
+        }
+        let Some((root, sc, off)) = self.stack_root(t.int) else {
+            return t;
+        };
+        let Some(copy) = sc.copy else { return t };
+        let ll = &self.m.ll;
+        let from = ll.insert_block();
+        let make = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        let cur = ll.load(ll.ptr(), copy, 8);
+        let none = ll.icmp(
+            LLVMIntPredicate::LLVMIntEQ,
+            ll.ptrtoint(cur, ll.i64()),
+            ll.i64c(0),
+        );
+        ll.cond_br(none, make, join);
+        ll.position_at_end(make);
+        let r = call(
+            ll,
+            "gimso_stack_copy_out",
+            &[root, sc.caps, ll.i64c(sc.size), ll.i64c(sc.align)],
+        );
+        let made = self.pair(r);
+        let ll = &self.m.ll;
+        let made_cap = made.cap.unwrap_or(made.int);
+        ll.store(made_cap, copy, 8);
+        let made_at = ll.insert_block();
+        ll.br(join);
+        ll.position_at_end(join);
+        let obj = ll.phi(ll.ptr());
+        ll.add_incoming(obj, cur, from);
+        ll.add_incoming(obj, made_cap, made_at);
+        self.m.stats.escaped_stack_copies += 1;
+        Tx {
+            int: ll.gep_i8c(obj, off),
+            cap: Some(obj),
+        }
+    }
+
+    /// `llvm.memset` of a private stack slot (the escape analysis proved it
+    /// constant and inside): done in place, clearing the capabilities of
+    /// the words it touches.
+    fn memset_private(&mut self, inst: V) -> bool {
+        let d = self.arg(inst, 0);
+        if !self.trusted_ints.contains(&d.int) {
+            return false;
+        }
+        let v = self.arg(inst, 1);
+        let len = self.arg(inst, 2);
+        let ll = &self.m.ll;
+        let Some(len) = ll.const_int_value(len.int) else {
+            return false;
+        };
+        ll.memset(d.int, ll.int_cast(v.int, ll.i8()), ll.i64c(len), 1);
+        if let Some((_, sc, off)) = self.stack_root(d.int) {
+            let (first, end) = (off / 8, (off + len).div_ceil(8));
+            if end > first {
+                let ll = &self.m.ll;
+                let at = ll.gep_i8c(sc.caps, first * 8);
+                ll.memset(at, ll.const_int(ll.i8(), 0), ll.i64c((end - first) * 8), 8);
+            }
+        }
+        true
+    }
+
     fn tx_load(&mut self, inst: V) {
         let ll = &self.m.ll;
         let ty = ll.type_of(inst);
@@ -1476,6 +1623,17 @@ impl FnTx<'_, '_, '_> {
         }
         if self.trusted_ints.contains(&p.int) {
             let v = self.m.ll.load(ty, p.int, 1);
+            if let Some(word) = self.stack_cap_word(p.int, ty) {
+                let cap = self.m.ll.load(ty, word, 8);
+                self.set(
+                    inst,
+                    Tx {
+                        int: v,
+                        cap: Some(cap),
+                    },
+                );
+                return;
+            }
             self.set(inst, Tx::plain(v));
             return;
         }
@@ -1533,6 +1691,10 @@ impl FnTx<'_, '_, '_> {
         }
         if self.trusted_ints.contains(&p.int) {
             self.m.ll.store(v.int, p.int, 1);
+            if let Some(word) = self.stack_cap_word(p.int, ty) {
+                let ll = &self.m.ll;
+                ll.store(v.cap.unwrap_or_else(|| ll.zero(ty)), word, 8);
+            }
             return;
         }
         self.check(p, size, align, true);
@@ -1839,7 +2001,8 @@ impl FnTx<'_, '_, '_> {
         let mut args = Vec::new();
         for i in 0..nargs {
             let a = self.m.ll.operand(inst, i);
-            args.push(self.tx(a));
+            let t = self.tx(a);
+            args.push(self.escaped_stack_arg(t));
         }
         if !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
             let target = self.m.direct_callee(callee, fnty);
@@ -2269,6 +2432,8 @@ impl FnTx<'_, '_, '_> {
                 s.cap.unwrap_or_else(|| ll.null_ptr()),
             );
             call(ll, "gimso_memmove_at", &[d.int, dc, s.int, sc, len, site]);
+        } else if n.starts_with("llvm.memset") && self.memset_private(inst) {
+            self.m.stats.stack_memsets += 1;
         } else if n.starts_with("llvm.memset") && self.zeroes_fresh_alloca(inst) {
             self.m.stats.fresh_zeroings += 1;
         } else if n.starts_with("llvm.memset") {

@@ -64,6 +64,12 @@ pub struct TranslateStats {
     pub narrowed_checks: usize,
     /// Allocas kept as plain stack slots.
     pub stack_allocas: usize,
+    /// Of those, the ones holding pointers (with a capability slot).
+    pub stack_cap_allocas: usize,
+    /// Heap copies of private stack slots made on never-returning paths.
+    pub escaped_stack_copies: usize,
+    /// `llvm.memset`s of private stack slots done in place.
+    pub stack_memsets: usize,
     /// Allocas turned into heap capability objects.
     pub heap_allocas: usize,
     /// Of those, the ones created where first needed rather than at entry.
