@@ -22,6 +22,9 @@
 //!
 //! - `ptr` loads and stores at word-aligned offsets inside it, and constant
 //!   `llvm.memset`s inside it (which clear the capabilities they cover);
+//! - `i64` loads and stores at word-aligned offsets: the capability slot
+//!   keeps what such a word may carry (a union, a `memcpy` turned into an
+//!   integer copy), as shadow storage would;
 //! - its address passed to calls in blocks that never return (every path
 //!   from them ends in `unreachable`: an error raised with `longjmp`, an
 //!   `abort`), with no other use reachable after such a call. There the
@@ -29,16 +32,28 @@
 //!   object the first time, and the calls get that object. Lua's
 //!   `luaH_resize` keeps its 56-byte `Table newt` this way: it escapes only
 //!   to `freehash` on the allocation-failure path before `luaD_throw`, and
-//!   was a GC allocation on every table resize.
+//!   was a GC allocation on every table resize;
+//! - its address passed to a call after which no other call can run on
+//!   any path that returns (an out-parameter filled by the last call:
+//!   Lua's `lua_tointegerx` passes `&res` to `luaV_tointeger` on its slow
+//!   path only). That call gets a fresh heap copy and the slot gets the
+//!   copy's contents back when it returns; the allocation is made on the
+//!   path that needs it, not in the prologue. A pointer the callee keeps
+//!   goes on referring to the copy, which outlives the frame as any heap
+//!   object would; no later call of this frame can use it before the
+//!   frame's own reads.
+//!
+//! Both are refused in functions that call `setjmp` (a `longjmp` back
+//! would skip the copy back, or bring back a path that never returns).
 
 use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::core::{
-    LLVMGetAllocatedType, LLVMGetCalledValue, LLVMGetFirstUse, LLVMGetGEPSourceElementType,
-    LLVMGetInstructionOpcode, LLVMGetInstructionParent, LLVMGetNextInstruction, LLVMGetNextUse,
-    LLVMGetNumOperands, LLVMGetNumSuccessors, LLVMGetOperand, LLVMGetOrdering, LLVMGetSuccessor,
-    LLVMGetUser, LLVMGetVolatile, LLVMIsAConstantInt, LLVMIsAFunction, LLVMIsAInstruction,
-    LLVMTypeOf,
+    LLVMGetAllocatedType, LLVMGetCalledValue, LLVMGetFirstInstruction, LLVMGetFirstUse,
+    LLVMGetGEPSourceElementType, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
+    LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands, LLVMGetNumSuccessors,
+    LLVMGetOperand, LLVMGetOrdering, LLVMGetSuccessor, LLVMGetUser, LLVMGetVolatile,
+    LLVMIsAConstantInt, LLVMIsAFunction, LLVMIsAGetElementPtrInst, LLVMIsAInstruction, LLVMTypeOf,
 };
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use inkwell::llvm_sys::target::{
@@ -56,10 +71,10 @@ pub enum AllocaHome {
     /// A plain zeroed stack slot: no capability, no checks.
     Stack,
     /// A zeroed stack slot with a capability slot beside it (pointers at
-    /// rest); `escapes`: its address is passed to calls on paths that never
-    /// return, which get a heap copy made there.
+    /// rest); `escapes`: its address is passed to calls that get a heap
+    /// copy (on never-returning paths, or copied back after the call).
     StackCaps {
-        /// Whether some call on a never-returning path takes its address.
+        /// Whether some call takes its address.
         escapes: bool,
     },
     /// A capability object on the GC heap, and why.
@@ -85,18 +100,27 @@ pub fn classify_allocas<'ctx>(
 }
 
 /// The blocks of one function: successors, and which never return.
-struct Cfg {
+pub(crate) struct Cfg {
     succs: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>>,
     /// Blocks every path from which ends in `unreachable`.
     doomed: HashSet<LLVMBasicBlockRef>,
+    /// Blocks holding a call (other than an `llvm.*` intrinsic) or invoke.
+    calling: HashSet<LLVMBasicBlockRef>,
 }
 
 impl Cfg {
-    fn new(function: FunctionValue<'_>) -> Cfg {
+    pub(crate) fn new(function: FunctionValue<'_>) -> Cfg {
         let mut succs = HashMap::new();
         let mut dead_end = HashSet::new();
+        let mut calling = HashSet::new();
         for block in function.get_basic_block_iter() {
             let raw = block.as_mut_ptr();
+            if block
+                .get_instructions()
+                .any(|i| is_real_call(i.as_value_ref()))
+            {
+                calling.insert(raw);
+            }
             let mut out = Vec::new();
             if let Some(term) = block.get_terminator() {
                 let t = term.as_value_ref();
@@ -128,7 +152,16 @@ impl Cfg {
                 break;
             }
         }
-        Cfg { succs, doomed }
+        Cfg {
+            succs,
+            doomed,
+            calling,
+        }
+    }
+
+    /// Whether every path from `block` ends in `unreachable`.
+    pub(crate) fn is_doomed(&self, block: LLVMBasicBlockRef) -> bool {
+        self.doomed.contains(&block)
     }
 
     /// Blocks reachable from the successors of `from`.
@@ -151,12 +184,10 @@ struct Needs {
     caps: bool,
     /// Calls in doomed blocks that take its address.
     escapes: Vec<LLVMValueRef>,
+    /// Other calls that take its address (copied in and out around them).
+    syncs: Vec<LLVMValueRef>,
     /// Every other use (accesses, memsets).
     others: Vec<LLVMValueRef>,
-    /// A word-sized integer is loaded or stored: it may be a pointer's
-    /// `ptrtoint` carrying a capability (a union, a `memcpy` turned into
-    /// an `i64` copy), which only shadow storage keeps.
-    int_words: bool,
 }
 
 /// The module's data layout, for sizes and offsets.
@@ -200,13 +231,12 @@ impl Layout {
         if let Err(why) = nothing_after_escapes(&needs, cfg) {
             return AllocaHome::Heap(why);
         }
-        if (needs.caps || !needs.escapes.is_empty()) && needs.int_words {
-            return AllocaHome::Heap("an integer word in it may carry a capability");
+        if let Err(why) = no_call_after_syncs(&needs, cfg) {
+            return AllocaHome::Heap(why);
         }
-        if needs.caps || !needs.escapes.is_empty() {
-            AllocaHome::StackCaps {
-                escapes: !needs.escapes.is_empty(),
-            }
+        let escapes = !needs.escapes.is_empty() || !needs.syncs.is_empty();
+        if needs.caps || escapes {
+            AllocaHome::StackCaps { escapes }
         } else {
             AllocaHome::Stack
         }
@@ -239,7 +269,7 @@ impl Layout {
                     LLVMOpcode::LLVMLoad => {
                         plain_access(user)?;
                         needs.caps |= self.access_ok(LLVMTypeOf(user), offset, size)?;
-                        needs.int_words |= self.int_word(LLVMTypeOf(user));
+                        needs.caps |= self.int_word(LLVMTypeOf(user), offset)?;
                         needs.others.push(user);
                     }
                     LLVMOpcode::LLVMStore => {
@@ -249,7 +279,7 @@ impl Layout {
                         }
                         plain_access(user)?;
                         needs.caps |= self.access_ok(LLVMTypeOf(stored), offset, size)?;
-                        needs.int_words |= self.int_word(LLVMTypeOf(stored));
+                        needs.caps |= self.int_word(LLVMTypeOf(stored), offset)?;
                         needs.others.push(user);
                     }
                     LLVMOpcode::LLVMGetElementPtr => {
@@ -265,6 +295,9 @@ impl Layout {
                     }
                     LLVMOpcode::LLVMCall if escapes_to_doom(user, cfg) => {
                         needs.escapes.push(user);
+                    }
+                    LLVMOpcode::LLVMCall if direct_argument(user, value) => {
+                        needs.syncs.push(user);
                     }
                     _ => return Err("its address escapes (passed, cast, compared or merged)"),
                 }
@@ -299,18 +332,27 @@ impl Layout {
         }
     }
 
-    /// Whether `ty` is an integer (or a vector of them) with 8-byte
-    /// elements or wider.
-    fn int_word(&self, ty: LLVMTypeRef) -> bool {
+    /// An `i64` may be a pointer's `ptrtoint` carrying a capability (a
+    /// union, a `memcpy` turned into an integer copy): at a word-aligned
+    /// offset the capability slot keeps it, as shadow storage would
+    /// (returns true); anywhere else it carries none, as in shadow storage.
+    /// Wider integers, integer vectors and aggregates loaded whole are
+    /// refused: the translation reads and writes capabilities one `i64`
+    /// at a time.
+    fn int_word(&self, ty: LLVMTypeRef, offset: u64) -> Result<bool, &'static str> {
         // SAFETY: `ty` is a live type of the module's context.
         match unsafe { AnyTypeEnum::new(ty) } {
-            AnyTypeEnum::IntType(i) => i.get_bit_width() >= 64,
-            AnyTypeEnum::VectorType(v) => match v.get_element_type() {
-                inkwell::types::BasicTypeEnum::IntType(i) => i.get_bit_width() >= 64,
-                _ => false,
-            },
-            AnyTypeEnum::ArrayType(_) | AnyTypeEnum::StructType(_) => true,
-            _ => false,
+            AnyTypeEnum::IntType(i) if i.get_bit_width() == 64 => Ok(offset % 8 == 0),
+            AnyTypeEnum::IntType(i) if i.get_bit_width() > 64 => {
+                Err("a wide integer is kept in it")
+            }
+            AnyTypeEnum::VectorType(v) if v.get_element_type().is_int_type() => {
+                Err("an integer vector is kept in it")
+            }
+            AnyTypeEnum::ArrayType(_) | AnyTypeEnum::StructType(_) => {
+                Err("an aggregate is loaded or stored whole")
+            }
+            _ => Ok(false),
         }
     }
 
@@ -384,6 +426,136 @@ fn nothing_after_escapes(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
         }
     }
     Ok(())
+}
+
+/// A call that gets a copy of the local (copied back when it returns) must
+/// be the last one on every path from it, bar never-returning blocks: a
+/// later call could write through a pointer the first one kept, and the
+/// frame's slot would miss it. (A call in a loop reaches itself.)
+fn no_call_after_syncs(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
+    for &call in &needs.syncs {
+        // SAFETY: `call` is a live instruction of the function.
+        let block = unsafe { LLVMGetInstructionParent(call) };
+        // SAFETY: as above; the walk ends at the block's end (null).
+        let mut i = unsafe { LLVMGetNextInstruction(call) };
+        while !i.is_null() {
+            if is_real_call(i) {
+                return Err("its address escapes (passed, cast, compared or merged)");
+            }
+            // SAFETY: as above.
+            i = unsafe { LLVMGetNextInstruction(i) };
+        }
+        let after = cfg.reachable_after(block);
+        if after
+            .iter()
+            .any(|b| cfg.calling.contains(b) && !cfg.doomed.contains(b))
+        {
+            return Err("its address escapes (passed, cast, compared or merged)");
+        }
+        no_fresh_address_after(call, block, &after)?;
+    }
+    Ok(())
+}
+
+/// After a call that got a copy, the frame must not access memory through
+/// a pointer it obtained after that call (loaded, returned by the call):
+/// the callee may have handed out the copy's address, and an access there
+/// would miss the frame's slot. Pointers the frame had before the call
+/// cannot point at a copy made by it.
+fn no_fresh_address_after(
+    call: LLVMValueRef,
+    block: LLVMBasicBlockRef,
+    after: &HashSet<LLVMBasicBlockRef>,
+) -> Result<(), &'static str> {
+    let fresh = |v: LLVMValueRef| -> bool {
+        let base = strip_geps(v);
+        // SAFETY: `base` is a live value; only instructions have parents.
+        unsafe {
+            if LLVMIsAInstruction(base).is_null() {
+                return false;
+            }
+            let b = LLVMGetInstructionParent(base);
+            after.contains(&b) || (b == block && (base == call || comes_after(base, call)))
+        }
+    };
+    let check = |inst: LLVMValueRef| -> Result<(), &'static str> {
+        // SAFETY: `inst` is a live instruction; each operand index read
+        // belongs to its opcode.
+        let addresses: Vec<LLVMValueRef> = unsafe {
+            match LLVMGetInstructionOpcode(inst) {
+                LLVMOpcode::LLVMLoad
+                | LLVMOpcode::LLVMAtomicRMW
+                | LLVMOpcode::LLVMAtomicCmpXchg => {
+                    vec![LLVMGetOperand(inst, 0)]
+                }
+                LLVMOpcode::LLVMStore => vec![LLVMGetOperand(inst, 1)],
+                LLVMOpcode::LLVMCall => {
+                    let n = LLVMGetNumOperands(inst).max(1) - 1;
+                    (0..n as u32).map(|i| LLVMGetOperand(inst, i)).collect()
+                }
+                _ => Vec::new(),
+            }
+        };
+        if addresses.into_iter().any(fresh) {
+            return Err(
+                "it is passed to a call, then memory is reached through a pointer obtained after it",
+            );
+        }
+        Ok(())
+    };
+    // SAFETY: walking live instructions of live blocks to their ends.
+    unsafe {
+        let mut i = LLVMGetNextInstruction(call);
+        while !i.is_null() {
+            check(i)?;
+            i = LLVMGetNextInstruction(i);
+        }
+        for &b in after {
+            let mut i = LLVMGetFirstInstruction(b);
+            while !i.is_null() {
+                check(i)?;
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `v` with its `getelementptr`s (constant or not) stripped.
+fn strip_geps(mut v: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: `v` is a live value; operand 0 of a GEP is its base.
+    unsafe {
+        while !LLVMIsAGetElementPtrInst(v).is_null() {
+            v = LLVMGetOperand(v, 0);
+        }
+    }
+    v
+}
+
+/// A call or invoke of anything but an `llvm.*` intrinsic.
+fn is_real_call(inst: LLVMValueRef) -> bool {
+    // SAFETY: `inst` is a live instruction.
+    let op = unsafe { LLVMGetInstructionOpcode(inst) };
+    match op {
+        LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => true,
+        LLVMOpcode::LLVMCall => !callee_name(inst).starts_with(b"llvm."),
+        _ => false,
+    }
+}
+
+/// A plain call of a function (not an intrinsic, not `setjmp`) taking
+/// `value` as an argument, never as the callee.
+fn direct_argument(call: LLVMValueRef, value: LLVMValueRef) -> bool {
+    let name = callee_name(call);
+    // SAFETY: `call` is a live call; its last operand is the callee.
+    let callee_is_value = unsafe {
+        let n = LLVMGetNumOperands(call);
+        n > 0 && LLVMGetOperand(call, (n - 1) as u32) == value
+    };
+    !name.is_empty()
+        && !name.starts_with(b"llvm.")
+        && !name.ends_with(b"setjmp")
+        && !callee_is_value
 }
 
 /// Whether `inst` comes after `call` in their common block.

@@ -157,6 +157,7 @@ entry:
   %x = alloca [7 x i64]
   call void @llvm.memset.p0.i64(ptr %x, i8 0, i64 56, i1 false)
   call void @use(ptr %x)
+  call void @use(ptr %x)
   ret void
 }}
 "#
@@ -192,6 +193,7 @@ define void @f() {{
 entry:
   %x = alloca [7 x i64]
   call void @llvm.memset.p0.i64(ptr %x, i8 {val}, i64 {len}, i1 false)
+  call void @use(ptr %x)
   call void @use(ptr %x)
   ret void
 }}

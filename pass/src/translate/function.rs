@@ -72,6 +72,10 @@ struct FnTx<'a, 'b, 'ctx> {
     /// Private stack slots holding pointers: value slot -> its capability
     /// slot and heap copy ([`escape`](crate::escape)'s `StackCaps`).
     stack_caps: HashMap<V, StackCaps>,
+    /// The old function's blocks, which of them never return.
+    cfg: crate::escape::Cfg,
+    /// Heap copies of private slots a call just got, to copy back after it.
+    copied_for_call: Vec<(V, V)>,
     /// Escaping allocas created where first needed.
     lazy: LazyAllocas,
     inference: CapInference<'ctx>,
@@ -163,6 +167,8 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         load_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
+        cfg: crate::escape::Cfg::new(fv),
+        copied_for_call: Vec::new(),
         homes,
         lazy: LazyAllocas::default(),
         inference,
@@ -495,9 +501,9 @@ impl FnTx<'_, '_, '_> {
 
     /// Private stack slots: zeroed allocas in the entry block; those that
     /// hold pointers get a zeroed capability slot beside them, and those
-    /// whose address escapes on never-returning paths a frame slot for the
-    /// heap copy made there (not in functions that call `setjmp`, where
-    /// such a path can come back).
+    /// whose address escapes to calls a frame slot for the heap copy made
+    /// on never-returning paths (not in functions that call `setjmp`,
+    /// where a `longjmp` back skips copies back and revives such paths).
     fn stack_slots(&mut self) {
         if self.calls_setjmp() {
             for h in self.homes.values_mut() {
@@ -1536,9 +1542,21 @@ impl FnTx<'_, '_, '_> {
         Some(ll.gep_i8c(sc.caps, off))
     }
 
+    /// Where the capability an `i64` at `int` may carry is kept, when `int`
+    /// is a word of a private stack slot with capabilities.
+    fn stack_int_word(&self, int: V, ty: T) -> Option<V> {
+        let ll = &self.m.ll;
+        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.size_of(ty) != 8 {
+            return None;
+        }
+        let (_, sc, off) = self.stack_root(int)?;
+        (off % 8 == 0).then(|| ll.gep_i8c(sc.caps, off))
+    }
+
     /// An argument pointing into a private stack slot whose address
-    /// escapes here (a never-returning path): the slot's heap copy, made
-    /// on first use from its values and capabilities.
+    /// escapes here: on a never-returning path the slot's one heap copy,
+    /// made on first use from its values and capabilities; otherwise a
+    /// fresh copy for this call, copied back when it returns.
     fn escaped_stack_arg(&mut self, t: Tx) -> Tx {
         if !self.trusted_ints.contains(&t.int) {
             return t;
@@ -1546,6 +1564,30 @@ impl FnTx<'_, '_, '_> {
         let Some((root, sc, off)) = self.stack_root(t.int) else {
             return t;
         };
+        if !self.cfg.is_doomed(self.cur_old_block) {
+            // A call that returns: a fresh copy for it (one per slot, shared
+            // by its arguments), copied back after it.
+            let obj = match self.copied_for_call.iter().find(|(r, _)| *r == root) {
+                Some(&(_, obj)) => obj,
+                None => {
+                    let ll = &self.m.ll;
+                    let r = call(
+                        ll,
+                        "gimso_stack_copy_out",
+                        &[root, sc.caps, ll.i64c(sc.size), ll.i64c(sc.align)],
+                    );
+                    let made = self.pair(r);
+                    let obj = made.cap.unwrap_or(made.int);
+                    self.copied_for_call.push((root, obj));
+                    self.m.stats.escaped_stack_copies += 1;
+                    obj
+                }
+            };
+            return Tx {
+                int: self.m.ll.gep_i8c(obj, off),
+                cap: Some(obj),
+            };
+        }
         let Some(copy) = sc.copy else { return t };
         let ll = &self.m.ll;
         let from = ll.insert_block();
@@ -1634,6 +1676,13 @@ impl FnTx<'_, '_, '_> {
                 );
                 return;
             }
+            if self.needed_loads.contains(&inst) {
+                if let Some(word) = self.stack_int_word(p.int, ty) {
+                    let ll = &self.m.ll;
+                    let cap = ll.load(ll.ptr(), word, 8);
+                    self.load_caps.insert(inst, cap);
+                }
+            }
             self.set(inst, Tx::plain(v));
             return;
         }
@@ -1694,6 +1743,15 @@ impl FnTx<'_, '_, '_> {
             if let Some(word) = self.stack_cap_word(p.int, ty) {
                 let ll = &self.m.ll;
                 ll.store(v.cap.unwrap_or_else(|| ll.zero(ty)), word, 8);
+            } else if let Some(word) = self.stack_int_word(p.int, ty) {
+                // SAFETY: `inst` is a live store instruction of the module.
+                let in_place = self
+                    .inference
+                    .rewrites_in_place(unsafe { InstructionValue::new(inst) });
+                if self.carries_cap(vo) && !in_place {
+                    let c = self.int_cap(vo);
+                    self.m.ll.store(c, word, 8);
+                }
             }
             return;
         }
@@ -1964,7 +2022,23 @@ impl FnTx<'_, '_, '_> {
 // ---- calls ----------------------------------------------------------------------------
 
 impl FnTx<'_, '_, '_> {
+    /// A call; private stack slots whose address it gets (a copy each) are
+    /// copied back when it returns.
     fn tx_call(&mut self, inst: V) {
+        self.copied_for_call.clear();
+        self.tx_call_inner(inst);
+        for (root, obj) in std::mem::take(&mut self.copied_for_call) {
+            let sc = self.stack_caps[&root];
+            let ll = &self.m.ll;
+            call(
+                ll,
+                "gimso_stack_copy_back",
+                &[ll.ptrtoint(obj, ll.i64()), root, sc.caps, ll.i64c(sc.size)],
+            );
+        }
+    }
+
+    fn tx_call_inner(&mut self, inst: V) {
         let callee = self.m.ll.called_value(inst);
         if !(is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.")) {
             // It may free, shrink or protect any object ([`checked`]).

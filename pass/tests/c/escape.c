@@ -30,3 +30,11 @@ int escapes_and_returns(int *x, int bad) {
 int *unaligned_pointer(int *x) { struct packed k; k.p = x; return k.p; }
 struct mixed { int *p; long n; };
 long int_word_beside_pointer(int *x) { struct mixed m; m.p = x; m.n = 5; return m.n + *m.p; }
+void use2(void);
+int call_after(void) { int a = 0; use(&a); use2(); return a; }
+int in_loop(int n) { int a = 0; for (int i = 0; i < n; i++) use(&a); return a; }
+int *keep(int *p);
+extern int *g_saved;
+void save(int *p);
+int returned_alias(void) { int a = 1; int *q = keep(&a); *q = 5; return a; }
+int kept_in_global(void) { int a = 1; save(&a); *g_saved = 5; return a; }
