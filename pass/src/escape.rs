@@ -429,8 +429,8 @@ fn nothing_after_escapes(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
 }
 
 /// A call that gets a copy of the local (copied back when it returns) must
-/// be the last one on every path from it, bar never-returning blocks: a
-/// later call could write through a pointer the first one kept, and the
+/// be the last one on every path from it (never-returning ones included):
+/// a later call could write through a pointer the first one kept, and the
 /// frame's slot would miss it. (A call in a loop reaches itself.)
 fn no_call_after_syncs(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
     for &call in &needs.syncs {
@@ -446,10 +446,7 @@ fn no_call_after_syncs(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
             i = unsafe { LLVMGetNextInstruction(i) };
         }
         let after = cfg.reachable_after(block);
-        if after
-            .iter()
-            .any(|b| cfg.calling.contains(b) && !cfg.doomed.contains(b))
-        {
+        if after.iter().any(|b| cfg.calling.contains(b)) {
             return Err("its address escapes (passed, cast, compared or merged)");
         }
         no_fresh_address_after(call, block, &after)?;
