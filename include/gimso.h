@@ -392,8 +392,6 @@ gimso_ptr gimso_cc_copy_out(const uint64_t *payload, const uintptr_t *caps, size
  * path that never returns: a copy of its frame slot (values, capabilities). */
 gimso_ptr gimso_stack_copy_out(const uint64_t *payload, const uintptr_t *caps, size_t n,
                                size_t align);
-/* Copy such an object back into its frame slot after the call that got it. */
-void gimso_stack_copy_back(uintptr_t lower, uint64_t *payload, uintptr_t *caps, size_t n);
 /* The read-only argument object of a variadic function: a copy of the
  * first arg_bytes of the current CC buffers. */
 gimso_ptr gimso_va_start(gimso_thread_abi *t, uint64_t arg_bytes);

@@ -137,34 +137,6 @@ pub unsafe extern "C" fn gimso_stack_copy_out(
     }
 }
 
-/// Copies the object `lower` made by [`gimso_stack_copy_out`] back into
-/// the frame slot it was made from, values and capabilities, after the
-/// call that got it returned (the slot is the local again from there on).
-///
-/// # Safety
-/// `payload`/`caps` point at `n` rounded up to 8 bytes, 8-aligned, and
-/// `lower` is an object of at least `n` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn gimso_stack_copy_back(
-    lower: usize,
-    payload: *mut u64,
-    caps: *mut usize,
-    n: usize,
-) {
-    // SAFETY: per the contract the object holds `n` bytes and the slot
-    // `n` rounded up to words; they do not overlap (heap and frame).
-    unsafe { core::ptr::copy_nonoverlapping(lower as *const u8, payload.cast::<u8>(), n) };
-    for w in 0..n / WORD_SIZE {
-        let at = FlightPtr {
-            intval: lower + w * WORD_SIZE,
-            lower,
-        };
-        let cap = pointer::load_ptr(at, &SourceLocation::UNKNOWN).lower;
-        // SAFETY: `w` is a word of the slot (contract).
-        unsafe { *caps.add(w) = cap };
-    }
-}
-
 /// # Safety
 /// `payload`/`caps` point at `n` rounded up to 8 bytes.
 unsafe fn object_from_buffers(

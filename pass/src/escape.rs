@@ -293,7 +293,7 @@ impl Layout {
                     LLVMOpcode::LLVMCall if is_memset_inside(user, value, offset, size) => {
                         needs.others.push(user);
                     }
-                    LLVMOpcode::LLVMCall if escapes_to_doom(user, cfg) => {
+                    LLVMOpcode::LLVMCall if escapes_to_doom(user, value, cfg) => {
                         needs.escapes.push(user);
                     }
                     LLVMOpcode::LLVMCall if direct_argument(user, value) => {
@@ -592,16 +592,11 @@ fn is_memset_inside(call: LLVMValueRef, value: LLVMValueRef, offset: u64, size: 
     }
 }
 
-/// A plain call (not an intrinsic, not `setjmp`) in a block that never
-/// returns, taking the alloca as an argument (never as the callee).
-fn escapes_to_doom(call: LLVMValueRef, cfg: &Cfg) -> bool {
-    let name = callee_name(call);
-    if name.is_empty() || name.starts_with(b"llvm.") || name.ends_with(b"setjmp") {
-        return false;
-    }
+/// A [`direct_argument`] call in a block that never returns.
+fn escapes_to_doom(call: LLVMValueRef, value: LLVMValueRef, cfg: &Cfg) -> bool {
     // SAFETY: `call` is a live call instruction.
     let block = unsafe { LLVMGetInstructionParent(call) };
-    cfg.doomed.contains(&block)
+    cfg.doomed.contains(&block) && direct_argument(call, value)
 }
 
 /// The name of a call's callee, empty for an indirect call.
@@ -620,17 +615,7 @@ fn callee_name(call: LLVMValueRef) -> &'static [u8] {
 }
 
 fn is_lifetime_marker(call: LLVMValueRef) -> bool {
-    // SAFETY: `call` is a live call; the callee cast only succeeds for functions.
-    unsafe {
-        let callee = LLVMGetCalledValue(call);
-        if callee.is_null() || LLVMIsAFunction(callee).is_null() {
-            return false;
-        }
-        let mut len = 0usize;
-        let name = inkwell::llvm_sys::core::LLVMGetValueName2(callee, &mut len);
-        let name = core::slice::from_raw_parts(name.cast::<u8>(), len);
-        name.starts_with(b"llvm.lifetime.")
-    }
+    callee_name(call).starts_with(b"llvm.lifetime.")
 }
 
 fn has_pointer(ty: AnyTypeEnum<'_>) -> bool {

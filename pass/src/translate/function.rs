@@ -2027,13 +2027,20 @@ impl FnTx<'_, '_, '_> {
     fn tx_call(&mut self, inst: V) {
         self.copied_for_call.clear();
         self.tx_call_inner(inst);
-        for (root, obj) in std::mem::take(&mut self.copied_for_call) {
+        let copies = std::mem::take(&mut self.copied_for_call);
+        if copies.is_empty() {
+            return;
+        }
+        let site = self.site();
+        for (root, obj) in copies {
+            // Back into the slot, values and capabilities: the copy-in of
+            // byval arguments, from the copy into the frame's slot.
             let sc = self.stack_caps[&root];
             let ll = &self.m.ll;
             call(
                 ll,
-                "gimso_stack_copy_back",
-                &[ll.ptrtoint(obj, ll.i64()), root, sc.caps, ll.i64c(sc.size)],
+                "gimso_cc_copy_in",
+                &[root, sc.caps, obj, obj, ll.i64c(sc.size), site],
             );
         }
     }
