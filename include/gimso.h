@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change. */
-#define GIMSO_ABI_VERSION 2
+#define GIMSO_ABI_VERSION 3
 
 /* Failure entry points end the program. */
 #define GIMSO_NORETURN __attribute__((noreturn))
@@ -392,9 +392,10 @@ gimso_ptr gimso_cc_copy_out(const uint64_t *payload, const uintptr_t *caps, size
  * path that never returns: a copy of its frame slot (values, capabilities). */
 gimso_ptr gimso_stack_copy_out(const uint64_t *payload, const uintptr_t *caps, size_t n,
                                size_t align);
-/* The read-only argument object of a variadic function: a copy of the
- * first arg_bytes of the current CC buffers. */
-gimso_ptr gimso_va_start(gimso_thread_abi *t, uint64_t arg_bytes);
+/* The read-only argument object of a variadic function: a copy of bytes
+ * skip_bytes..arg_bytes of the current CC buffers (its variadic arguments;
+ * skip_bytes is a multiple of 8). */
+gimso_ptr gimso_va_start(gimso_thread_abi *t, uint64_t arg_bytes, uint64_t skip_bytes);
 /* Failure paths of checks the pass inlines; none returns. */
 GIMSO_NORETURN void gimso_arg_size_failed(uint64_t needed, uint64_t given, const gimso_source_location *loc);
 GIMSO_NORETURN void gimso_ret_size_failed(uint64_t expected, uint64_t given, const gimso_source_location *loc);

@@ -178,17 +178,25 @@ unsafe fn object_from_buffers(
     })
 }
 
-/// The read-only argument object of a variadic function: a copy of the
-/// first `arg_bytes` of the current CC buffers.
+/// The read-only argument object of a variadic function: a copy of bytes
+/// `skip_bytes..arg_bytes` of the current CC buffers, its variadic
+/// arguments. The fixed ones stay out: a caller may pass a capability it
+/// keeps in its frame to a parameter the callee never captures, and this
+/// object may outlive the call.
 ///
 /// # Safety
 /// `t` is the calling thread's ABI struct and its CC buffers hold the
 /// current call's `arg_bytes` of arguments.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn gimso_va_start(t: *mut ThreadAbi, arg_bytes: u64) -> FlightPtr {
+pub unsafe extern "C" fn gimso_va_start(
+    t: *mut ThreadAbi,
+    arg_bytes: u64,
+    skip_bytes: u64,
+) -> FlightPtr {
     // SAFETY: `t` is the caller's own thread struct.
     let t = unsafe { &*t };
     let n = arg_bytes as usize;
+    let skip = (skip_bytes as usize).min(n) / WORD_SIZE;
     let (payload, caps) = if n <= CC_INLINE_BYTES {
         (t.cc_payload.as_ptr(), t.cc_caps.as_ptr())
     } else {
@@ -197,8 +205,17 @@ pub unsafe extern "C" fn gimso_va_start(t: *mut ThreadAbi, arg_bytes: u64) -> Fl
             t.cc_outline_caps.cast_const(),
         )
     };
-    // SAFETY: the chosen buffers hold the call's arguments (contract).
-    unsafe { object_from_buffers(payload, caps, n, MIN_ALIGN, FLAG_READONLY) }
+    // SAFETY: the chosen buffers hold the call's arguments (contract), of
+    // which the first `skip` words are skipped.
+    unsafe {
+        object_from_buffers(
+            payload.add(skip),
+            caps.add(skip),
+            n - skip * WORD_SIZE,
+            MIN_ALIGN,
+            FLAG_READONLY,
+        )
+    }
 }
 
 /// Module start-up: stores `value` at `at` inside a global object,

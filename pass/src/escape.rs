@@ -45,6 +45,17 @@
 //!
 //! Both are refused in functions that call `setjmp` (a `longjmp` back
 //! would skip the copy back, or bring back a path that never returns).
+//!
+//! An alloca that fits none of these but whose address only goes to
+//! accesses (any index: they are checked), the memory intrinsics and
+//! arguments that LLVM proved `nocapture` (the callee keeps no copy of the
+//! pointer beyond the call: `sqlite3GetVarint32`'s out-parameter, a
+//! buffer handed to `snprintf`) is an [`AllocaHome::Frame`] object: a real
+//! capability object, header and inline shadow included, in the frame.
+//! Its capability can outlive the frame only in stale words nobody reads
+//! as a live pointer (a dead stack slot, a CC buffer, which the collector
+//! takes for non-heap and skips), never in memory the program can load
+//! from, because no callee captured it; it costs no GC allocation.
 
 use std::collections::{HashMap, HashSet};
 
@@ -77,9 +88,16 @@ pub enum AllocaHome {
         /// Whether some call takes its address.
         escapes: bool,
     },
+    /// A capability object in the frame (header, payload, inline shadow):
+    /// its address goes only to accesses and `nocapture` arguments.
+    Frame,
     /// A capability object on the GC heap, and why.
     Heap(&'static str),
 }
+
+/// Largest alloca made a frame object (its shadow doubles it in the frame;
+/// bigger ones stay on the heap so deep recursion keeps its stack use).
+pub const FRAME_OBJECT_MAX: u64 = 1024;
 
 /// Classifies every alloca of `function`.
 pub fn classify_allocas<'ctx>(
@@ -226,15 +244,23 @@ impl Layout {
         let size = self.size(ty).saturating_mul(n);
         let mut needs = Needs::default();
         if let Err(why) = self.uses_ok(raw, 0, size, cfg, &mut needs) {
-            return AllocaHome::Heap(why);
+            return frame_or_heap(alloca, size, why);
         }
         if let Err(why) = nothing_after_escapes(&needs, cfg) {
-            return AllocaHome::Heap(why);
+            return frame_or_heap(alloca, size, why);
         }
         if let Err(why) = no_call_after_syncs(&needs, cfg) {
-            return AllocaHome::Heap(why);
+            return frame_or_heap(alloca, size, why);
         }
         let escapes = !needs.escapes.is_empty() || !needs.syncs.is_empty();
+        if !needs.syncs.is_empty() {
+            // A frame object costs no allocation on any path; the copy
+            // around a returning call costs one on its path. (Copies on
+            // never-returning paths are not worth a checked frame object.)
+            if let AllocaHome::Frame = frame_or_heap(alloca, size, "") {
+                return AllocaHome::Frame;
+            }
+        }
         if needs.caps || escapes {
             AllocaHome::StackCaps { escapes }
         } else {
@@ -537,6 +563,120 @@ fn is_real_call(inst: LLVMValueRef) -> bool {
         LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => true,
         LLVMOpcode::LLVMCall => !callee_name(inst).starts_with(b"llvm."),
         _ => false,
+    }
+}
+
+/// [`AllocaHome::Frame`] when the alloca can be a frame object, else the
+/// heap for `why`.
+fn frame_or_heap(alloca: InstructionValue<'_>, size: u64, why: &'static str) -> AllocaHome {
+    let raw = alloca.as_value_ref();
+    let align = alloca.get_alignment().unwrap_or(16);
+    if size <= FRAME_OBJECT_MAX && align <= 16 && frame_uses_ok(raw, 0) {
+        AllocaHome::Frame
+    } else {
+        AllocaHome::Heap(why)
+    }
+}
+
+/// Whether every use of `value` (the alloca or an address derived from it)
+/// keeps its capability from outliving the call it is passed to: accesses
+/// (as the address), address arithmetic, memory intrinsics, lifetime and
+/// `va_*` markers, and direct calls whose parameter is `nocapture`.
+/// `depth` bounds the walk through chains of address arithmetic.
+fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    // SAFETY: `value` is a live alloca or GEP; its uses and their users
+    // are live values of the same function.
+    unsafe {
+        let mut use_ = LLVMGetFirstUse(value);
+        while !use_.is_null() {
+            let user = LLVMGetUser(use_);
+            use_ = LLVMGetNextUse(use_);
+            if LLVMIsAInstruction(user).is_null() {
+                return false;
+            }
+            let ok = match LLVMGetInstructionOpcode(user) {
+                LLVMOpcode::LLVMLoad => true,
+                LLVMOpcode::LLVMStore => {
+                    LLVMGetOperand(user, 0) != value && LLVMGetOperand(user, 1) == value
+                }
+                LLVMOpcode::LLVMGetElementPtr => {
+                    LLVMGetOperand(user, 0) == value && frame_uses_ok(user, depth + 1)
+                }
+                LLVMOpcode::LLVMCall => nocapture_argument(user, value),
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether every place `value` appears in `call` is a parameter the callee
+/// cannot capture: a memory intrinsic or marker, or a direct call whose
+/// parameter (not a variadic one) is `nocapture` and not `returned` (and,
+/// for a declaration, whose result holds no pointer).
+fn nocapture_argument(call: LLVMValueRef, value: LLVMValueRef) -> bool {
+    let name = callee_name(call);
+    if name.is_empty() || name.ends_with(b"setjmp") {
+        return false;
+    }
+    if name.starts_with(b"llvm.") {
+        return [
+            &b"llvm.memset."[..],
+            b"llvm.memcpy.",
+            b"llvm.memmove.",
+            b"llvm.lifetime.",
+            b"llvm.va_start",
+            b"llvm.va_end",
+            b"llvm.va_copy",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p));
+    }
+    // SAFETY: `call` is a live direct call (checked above); its argument
+    // operands come first, the callee last; attribute kinds are looked up
+    // by name.
+    unsafe {
+        let callee = LLVMGetCalledValue(call);
+        let params = inkwell::llvm_sys::core::LLVMCountParams(callee);
+        let args = inkwell::llvm_sys::core::LLVMGetNumArgOperands(call);
+        let attr = |name: &str| {
+            inkwell::llvm_sys::core::LLVMGetEnumAttributeKindForName(
+                name.as_ptr().cast(),
+                name.len(),
+            )
+        };
+        // A library function's attributes are LLVM's knowledge of its C
+        // semantics, not an inference; one returning a pointer may return
+        // the argument itself (`getcwd`), so only non-pointer results.
+        if inkwell::llvm_sys::core::LLVMCountBasicBlocks(callee) == 0
+            && has_pointer(AnyTypeEnum::new(LLVMTypeOf(call)))
+        {
+            return false;
+        }
+        let (nocapture, returned) = (attr("nocapture"), attr("returned"));
+        let mut found = false;
+        for i in 0..args {
+            if LLVMGetOperand(call, i) != value {
+                continue;
+            }
+            found = true;
+            let idx = i + 1;
+            let has = |kind| {
+                !inkwell::llvm_sys::core::LLVMGetCallSiteEnumAttribute(call, idx, kind).is_null()
+                    || !inkwell::llvm_sys::core::LLVMGetEnumAttributeAtIndex(callee, idx, kind)
+                        .is_null()
+            };
+            if i >= params || !has(nocapture) || has(returned) {
+                return false;
+            }
+        }
+        found
     }
 }
 

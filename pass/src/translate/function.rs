@@ -9,8 +9,8 @@ use inkwell::llvm_sys::{
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 use gimso_abi::{
-    ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, FLAG_READONLY, THREAD_REQUEST_MASK,
-    THREAD_UNWIND_FRAMES_OFFSET,
+    ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, FLAG_READONLY, FLAG_STACK, HEADER_SIZE,
+    THREAD_REQUEST_MASK, THREAD_UNWIND_FRAMES_OFFSET,
 };
 
 use super::ModTx;
@@ -449,7 +449,8 @@ impl FnTx<'_, '_, '_> {
         }
         if self.uses_va_start() {
             let bytes = self.arg_bytes.unwrap_or_else(|| self.m.ll.i64c(0));
-            let r = call(&self.m.ll, "gimso_va_start", &[self.thread, bytes]);
+            let skip = self.m.ll.i64c(self.fixed_bytes / 8 * 8);
+            let r = call(&self.m.ll, "gimso_va_start", &[self.thread, bytes, skip]);
             self.va_obj = Some(self.pair(r));
         }
         self.stack_slots();
@@ -517,6 +518,10 @@ impl FnTx<'_, '_, '_> {
             let escapes = match home {
                 AllocaHome::Stack => None,
                 AllocaHome::StackCaps { escapes } => Some(escapes),
+                AllocaHome::Frame => {
+                    self.frame_object(a);
+                    continue;
+                }
                 AllocaHome::Heap(_) => continue,
             };
             let ll = &self.m.ll;
@@ -566,6 +571,36 @@ impl FnTx<'_, '_, '_> {
             );
             self.m.stats.stack_allocas += 1;
         }
+    }
+
+    /// An [`AllocaHome::Frame`] alloca: `[header][payload][shadow]` in the
+    /// frame, 16-aligned, the payload and its inline shadow zeroed, the
+    /// header naming the payload's bounds and its shadow (as the runtime's
+    /// small objects do) and flagging it a stack object (`free` refuses
+    /// it). The collector takes its capability for a non-heap one and
+    /// finds the heap objects its shadow refers to with the stack scan.
+    fn frame_object(&mut self, a: V) {
+        let ll = &self.m.ll;
+        let ty = ll.allocated_type(a);
+        let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
+        let size = ll.size_of(ty) * count;
+        let payload = size.div_ceil(8) * 8;
+        let words = 2 + 2 * payload / 8;
+        let slot = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
+        ll.set_alignment(slot, 16);
+        let lower = ll.gep_i8c(slot, HEADER_SIZE as u64);
+        let upper = ll.gep_i8c(slot, HEADER_SIZE as u64 + payload);
+        ll.memset(lower, ll.const_int(ll.i8(), 0), ll.i64c(2 * payload), 16);
+        ll.store(ll.ptrtoint(upper, ll.i64()), slot, 16);
+        let aux = ll.or(ll.ptrtoint(upper, ll.i64()), ll.i64c(FLAG_STACK));
+        ll.store(aux, ll.gep_i8c(slot, 8), 8);
+        let t = Tx {
+            int: lower,
+            cap: Some(lower),
+        };
+        self.note_stack_object(t.cap, size);
+        self.m.stats.frame_objects += 1;
+        self.set(a, t);
     }
 
     fn site_for_function(&mut self) -> V {
@@ -2642,8 +2677,9 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         ll.store(ll.i32c(48), ap.int, 1);
         ll.store(ll.i32c(176), ll.gep_i8c(ap.int, 4), 1);
+        // The object starts at the word of the first variadic argument.
         let area = Tx {
-            int: ll.gep_i8c(va.int, self.fixed_bytes),
+            int: ll.gep_i8c(va.int, self.fixed_bytes % 8),
             cap: va.cap,
         };
         let slot = Tx {

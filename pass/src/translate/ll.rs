@@ -840,6 +840,10 @@ impl Ll {
         // SAFETY: builder positioned; operands of one integer/pointer type.
         unsafe { LLVMBuildICmp(self.builder, p, a, b, c"".as_ptr()) }
     }
+    pub fn or(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { inkwell::llvm_sys::core::LLVMBuildOr(self.builder, a, b, c"".as_ptr()) }
+    }
     pub fn and(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAnd(self.builder, a, b, c"".as_ptr()) }

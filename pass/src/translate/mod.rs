@@ -74,6 +74,9 @@ pub struct TranslateStats {
     pub heap_allocas: usize,
     /// Of those, the ones created where first needed rather than at entry.
     pub lazy_allocas: usize,
+    /// Allocas made capability objects in the frame (their address goes
+    /// only to `nocapture` arguments).
+    pub frame_objects: usize,
     /// Zeroing memsets of fresh alloca objects left out (or done only
     /// when a lazily created object is reused).
     pub fresh_zeroings: usize,

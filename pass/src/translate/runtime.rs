@@ -26,7 +26,7 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_cc_copy_in", "ppPip", "v"),
     ("gimso_cc_copy_out", "ppii", "P"),
     ("gimso_stack_copy_out", "ppii", "P"),
-    ("gimso_va_start", "pi", "P"),
+    ("gimso_va_start", "pii", "P"),
     ("gimso_arg_size_failed", "iip", "v"),
     ("gimso_ret_size_failed", "iip", "v"),
     ("gimso_unreachable", "p", "v"),

@@ -259,7 +259,10 @@ impl FnTx<'_, '_, '_> {
         if ll.value_kind(a) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
             || ll.opcode(a) != LLVMOpcode::LLVMAlloca
             || self.made_elsewhere(a)
-            || !matches!(self.homes.get(&a), Some(AllocaHome::Heap(_)))
+            || !matches!(
+                self.homes.get(&a),
+                Some(AllocaHome::Heap(_) | AllocaHome::Frame)
+            )
             || ll.const_int_value(ll.operand(a, 0)).is_none()
             || !zeroes_whole(ll, inst, a)
         {
