@@ -394,10 +394,12 @@ pub struct FormatError {
 /// Formats `fmt` with arguments from `src`. `%n` conversions store the
 /// count of bytes produced so far (checked writes).
 pub fn format(fmt: &[u8], src: &mut impl ArgSource) -> Result<Vec<u8>, FormatError> {
-    let positional = Pieces::new(fmt).any(|p| match p {
-        Piece::Conv(s) => s.position.is_some(),
-        _ => false,
-    });
+    // Positions are written `%N$`: no '$', no second parse.
+    let positional = fmt.contains(&b'$')
+        && Pieces::new(fmt).any(|p| match p {
+            Piece::Conv(s) => s.position.is_some(),
+            _ => false,
+        });
     let mut values = if positional {
         Some(fetch_positional(fmt, src))
     } else {

@@ -118,6 +118,23 @@ pub fn c_string(p: FlightPtr) -> Vec<u8> {
     unsafe { bytes(p, n) }.to_vec()
 }
 
+/// Calls `f` with a private copy of the C string at `p` (without its NUL):
+/// on the stack when short (a format string), so the common call makes no
+/// allocation.
+pub fn with_c_string<R>(p: FlightPtr, f: impl FnOnce(&[u8]) -> R) -> R {
+    const SHORT: usize = 256;
+    let n = c_strlen(p);
+    // SAFETY: c_strlen checked n + 1 bytes.
+    let src = unsafe { bytes(p, n) };
+    if n <= SHORT {
+        let mut buf = [0u8; SHORT];
+        buf[..n].copy_from_slice(src);
+        f(&buf[..n])
+    } else {
+        f(&src.to_vec())
+    }
+}
+
 /// The C string at `p` with its NUL, ready for a libc call.
 pub fn c_string_nul(p: FlightPtr) -> Vec<u8> {
     let n = c_strlen(p);

@@ -14,8 +14,7 @@ use crate::{errno, mem, wrapper};
 
 /// Formats and writes to `f`: the `printf` result (count or -1).
 fn print_to(f: Stream, fmt: FlightPtr, src: &mut impl ArgSource) -> i32 {
-    let fmt = mem::c_string(fmt);
-    match format(&fmt, src) {
+    match mem::with_c_string(fmt, |fmt| format(fmt, src)) {
         Ok(out) => {
             if !write_stream(f, &out) {
                 return -1;
@@ -42,8 +41,7 @@ fn count(n: usize) -> i32 {
 
 /// `sprintf`/`snprintf` into `buf` of `cap` bytes (None: unbounded).
 fn print_into(buf: FlightPtr, cap: Option<usize>, fmt: FlightPtr, src: &mut impl ArgSource) -> i32 {
-    let fmt = mem::c_string(fmt);
-    let mut out = match format(&fmt, src) {
+    let mut out = match mem::with_c_string(fmt, |fmt| format(fmt, src)) {
         Ok(out) => out,
         Err(e) => {
             errno::set(e.errno);
