@@ -131,7 +131,9 @@ pub fn with_c_string<R>(p: FlightPtr, f: impl FnOnce(&[u8]) -> R) -> R {
         buf[..n].copy_from_slice(src);
         f(&buf[..n])
     } else {
-        f(&src.to_vec())
+        // A copy, not `src`: another thread may write the string meanwhile.
+        let copy: Vec<u8> = src.to_vec();
+        f(&copy)
     }
 }
 
