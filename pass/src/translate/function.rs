@@ -72,6 +72,8 @@ struct FnTx<'a, 'b, 'ctx> {
     /// Private stack slots holding pointers: value slot -> its capability
     /// slot and heap copy ([`escape`](crate::escape)'s `StackCaps`).
     stack_caps: HashMap<V, StackCaps>,
+    /// Frame-object allocas made lazily → their storage in the frame.
+    frame_storage: HashMap<V, V>,
     /// The old function's blocks, which of them never return.
     cfg: crate::escape::Cfg,
     /// Heap copies of private slots a call just got, to copy back after it.
@@ -167,6 +169,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         load_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
+        frame_storage: HashMap::new(),
         cfg: crate::escape::Cfg::new(fv),
         copied_for_call: Vec::new(),
         homes,
@@ -574,26 +577,21 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// An [`AllocaHome::Frame`] alloca: `[header][payload][shadow]` in the
-    /// frame, 16-aligned, the payload and its inline shadow zeroed, the
-    /// header naming the payload's bounds and its shadow (as the runtime's
-    /// small objects do) and flagging it a stack object (`free` refuses
-    /// it). The collector takes its capability for a non-heap one and
-    /// finds the heap objects its shadow refers to with the stack scan.
+    /// frame, 16-aligned. Made an object here (in the prologue), or where
+    /// first needed when lazy allocas planned a point for it.
     fn frame_object(&mut self, a: V) {
         let ll = &self.m.ll;
         let ty = ll.allocated_type(a);
         let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
         let size = ll.size_of(ty) * count;
-        let payload = size.div_ceil(8) * 8;
-        let words = 2 + 2 * payload / 8;
-        let slot = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
-        ll.set_alignment(slot, 16);
-        let lower = ll.gep_i8c(slot, HEADER_SIZE as u64);
-        let upper = ll.gep_i8c(slot, HEADER_SIZE as u64 + payload);
-        ll.memset(lower, ll.const_int(ll.i8(), 0), ll.i64c(2 * payload), 16);
-        ll.store(ll.ptrtoint(upper, ll.i64()), slot, 16);
-        let aux = ll.or(ll.ptrtoint(upper, ll.i64()), ll.i64c(FLAG_STACK));
-        ll.store(aux, ll.gep_i8c(slot, 8), 8);
+        let words = 2 + 2 * size.div_ceil(8);
+        let storage = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
+        ll.set_alignment(storage, 16);
+        if self.lazy.slots.contains_key(&a) {
+            self.frame_storage.insert(a, storage);
+            return;
+        }
+        let lower = self.init_frame_object(storage, size);
         let t = Tx {
             int: lower,
             cap: Some(lower),
@@ -601,6 +599,24 @@ impl FnTx<'_, '_, '_> {
         self.note_stack_object(t.cap, size);
         self.m.stats.frame_objects += 1;
         self.set(a, t);
+    }
+
+    /// Makes `storage` an object of `size` bytes: the payload and its
+    /// inline shadow zeroed, the header naming the payload's bounds and
+    /// its shadow (as the runtime's small objects do) and flagging it a
+    /// stack object (`free` refuses it). Returns its `lower`. The
+    /// collector takes the capability for a non-heap one and finds the
+    /// heap objects the shadow refers to with the stack scan.
+    fn init_frame_object(&mut self, storage: V, size: u64) -> V {
+        let ll = &self.m.ll;
+        let payload = size.div_ceil(8) * 8;
+        let lower = ll.gep_i8c(storage, HEADER_SIZE as u64);
+        let upper = ll.gep_i8c(storage, HEADER_SIZE as u64 + payload);
+        ll.memset(lower, ll.const_int(ll.i8(), 0), ll.i64c(2 * payload), 16);
+        ll.store(ll.ptrtoint(upper, ll.i64()), storage, 16);
+        let aux = ll.or(ll.ptrtoint(upper, ll.i64()), ll.i64c(FLAG_STACK));
+        ll.store(aux, ll.gep_i8c(storage, 8), 8);
+        lower
     }
 
     fn site_for_function(&mut self) -> V {

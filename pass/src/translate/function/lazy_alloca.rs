@@ -1,4 +1,6 @@
-//! Escaping allocas created where they are first needed, not at entry.
+//! Escaping allocas created where they are first needed, not at entry
+//! (frame objects too: their storage is in the frame, but writing the
+//! header and zeroing payload and shadow waits for the same point).
 //!
 //! An alloca whose address escapes is a zeroed GC object
 //! (`gimso_alloc_stack`). Created in the prologue, it costs an allocation
@@ -176,7 +178,10 @@ impl FnTx<'_, '_, '_> {
         let idom = immediate_dominators(ll, order);
         for &a in &blocks_insts[0] {
             if ll.opcode(a) != LLVMOpcode::LLVMAlloca
-                || !matches!(self.homes.get(&a), Some(AllocaHome::Heap(_)))
+                || !matches!(
+                    self.homes.get(&a),
+                    Some(AllocaHome::Heap(_) | AllocaHome::Frame)
+                )
                 || ll.const_int_value(ll.operand(a, 0)).is_none()
             {
                 continue;
@@ -303,6 +308,19 @@ impl FnTx<'_, '_, '_> {
 
     /// Before translating old instruction `inst`: creates the lazy allocas
     /// planned there, unless this call already made them.
+    /// A fresh zeroed object for alloca `a`: a GC allocation, or for a
+    /// frame object its storage in the frame made an object (header
+    /// written, payload and shadow zeroed).
+    fn new_alloca_object(&mut self, a: V, size: V, align: V) -> V {
+        if let Some(&storage) = self.frame_storage.get(&a) {
+            let bytes = alloca_bytes(&self.m.ll, a);
+            return self.init_frame_object(storage, bytes);
+        }
+        let ll = &self.m.ll;
+        let r = call(ll, "gimso_alloc_stack", &[size, align]);
+        ll.extract_value(r, 1)
+    }
+
     pub(super) fn create_lazy_allocas(&mut self, inst: V) {
         let Some(allocas) = self.lazy.before.get(&inst).cloned() else {
             return;
@@ -323,8 +341,9 @@ impl FnTx<'_, '_, '_> {
                 let join = ll.append_block(self.new, "");
                 ll.cond_br(ok, reuse, fresh);
                 ll.position_at_end(fresh);
-                let r = call(ll, "gimso_alloc_stack", &[size, align]);
-                ll.store(ll.extract_value(r, 1), slot, 8);
+                let obj = self.new_alloca_object(a, size, align);
+                let ll = &self.m.ll;
+                ll.store(obj, slot, 8);
                 ll.br(join);
                 ll.position_at_end(reuse);
                 self.note_stack_object(Some(made), alloca_bytes(ll, a));
@@ -342,9 +361,8 @@ impl FnTx<'_, '_, '_> {
                 self.m.stats.fresh_zeroings += 1;
             } else {
                 self.guard(ok, |s| {
-                    let ll = &s.m.ll;
-                    let r = call(ll, "gimso_alloc_stack", &[size, align]);
-                    ll.store(ll.extract_value(r, 1), slot, 8);
+                    let obj = s.new_alloca_object(a, size, align);
+                    s.m.ll.store(obj, slot, 8);
                     false
                 });
             }
@@ -352,7 +370,11 @@ impl FnTx<'_, '_, '_> {
             let obj = ll.load(ll.ptr(), slot, 8);
             let bytes = alloca_bytes(ll, a);
             self.note_stack_object(Some(obj), bytes);
-            self.m.stats.heap_allocas += 1;
+            if self.frame_storage.contains_key(&a) {
+                self.m.stats.frame_objects += 1;
+            } else {
+                self.m.stats.heap_allocas += 1;
+            }
             self.m.stats.lazy_allocas += 1;
             self.set(
                 a,
