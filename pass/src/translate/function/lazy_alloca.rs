@@ -1,6 +1,7 @@
 //! Escaping allocas created where they are first needed, not at entry
-//! (frame objects too: their storage is in the frame, but writing the
-//! header and zeroing payload and shadow waits for the same point).
+//! (frame objects above 128 bytes too: their storage is in the frame, but
+//! writing the header and zeroing payload and shadow waits for the same
+//! point).
 //!
 //! An alloca whose address escapes is a zeroed GC object
 //! (`gimso_alloc_stack`). Created in the prologue, it costs an allocation
@@ -178,13 +179,18 @@ impl FnTx<'_, '_, '_> {
         let idom = immediate_dominators(ll, order);
         for &a in &blocks_insts[0] {
             if ll.opcode(a) != LLVMOpcode::LLVMAlloca
-                || !matches!(
-                    self.homes.get(&a),
-                    Some(AllocaHome::Heap(_) | AllocaHome::Frame)
-                )
                 || ll.const_int_value(ll.operand(a, 0)).is_none()
             {
                 continue;
+            }
+            match self.homes.get(&a) {
+                Some(AllocaHome::Heap(_)) => {}
+                // A small frame object costs a few stores in the prologue,
+                // less than a null test at every pass through its point
+                // (an interpreter's per-opcode locals); a big one's zeroing
+                // is worth deferring to the path that needs it.
+                Some(AllocaHome::Frame) if alloca_bytes(ll, a) > LAZY_FRAME_OBJECT_MIN => {}
+                _ => continue,
             }
             // Every use as (block index, instruction before which it needs
             // the object): a phi needs it at the end of its incoming block.
@@ -389,6 +395,9 @@ impl FnTx<'_, '_, '_> {
         }
     }
 }
+
+/// Frame objects up to this size are made in the prologue.
+const LAZY_FRAME_OBJECT_MIN: u64 = 128;
 
 /// The bytes of static alloca `a`.
 fn alloca_bytes(ll: &Ll, a: V) -> u64 {
