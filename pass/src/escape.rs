@@ -257,7 +257,7 @@ impl Layout {
             // A frame object costs no allocation on any path; the copy
             // around a returning call costs one on its path. (Copies on
             // never-returning paths are not worth a checked frame object.)
-            if let AllocaHome::Frame = frame_or_heap(alloca, size, "") {
+            if can_be_frame(alloca, size) {
                 return AllocaHome::Frame;
             }
         }
@@ -280,17 +280,12 @@ impl Layout {
         cfg: &Cfg,
         needs: &mut Needs,
     ) -> Result<(), &'static str> {
-        // SAFETY: `value` is a live alloca or GEP; its use list, users and
-        // their operands are live values of the same function, and each
+        let users = users(value).ok_or("its address is used by a constant")?;
+        // SAFETY: `value` is a live alloca or GEP; its users and their
+        // operands are live instructions of the same function, and each
         // accessor is called only on the opcode it belongs to.
         unsafe {
-            let mut use_ = LLVMGetFirstUse(value);
-            while !use_.is_null() {
-                let user = LLVMGetUser(use_);
-                use_ = LLVMGetNextUse(use_);
-                if LLVMIsAInstruction(user).is_null() {
-                    return Err("its address is used by a constant");
-                }
+            for user in users {
                 match LLVMGetInstructionOpcode(user) {
                     LLVMOpcode::LLVMLoad => {
                         plain_access(user)?;
@@ -569,13 +564,18 @@ fn is_real_call(inst: LLVMValueRef) -> bool {
 /// [`AllocaHome::Frame`] when the alloca can be a frame object, else the
 /// heap for `why`.
 fn frame_or_heap(alloca: InstructionValue<'_>, size: u64, why: &'static str) -> AllocaHome {
-    let raw = alloca.as_value_ref();
-    let align = alloca.get_alignment().unwrap_or(16);
-    if size <= FRAME_OBJECT_MAX && align <= 16 && frame_uses_ok(raw, 0) {
+    if can_be_frame(alloca, size) {
         AllocaHome::Frame
     } else {
         AllocaHome::Heap(why)
     }
+}
+
+/// Small enough, at most 16-aligned, and every use keeps its capability
+/// from outliving the calls it goes to.
+fn can_be_frame(alloca: InstructionValue<'_>, size: u64) -> bool {
+    let align = alloca.get_alignment().unwrap_or(16);
+    size <= FRAME_OBJECT_MAX && align <= 16 && frame_uses_ok(alloca.as_value_ref(), 0)
 }
 
 /// Whether every use of `value` (the alloca or an address derived from it)
@@ -587,17 +587,14 @@ fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
     if depth > 16 {
         return false;
     }
-    // SAFETY: `value` is a live alloca or GEP; its uses and their users
-    // are live values of the same function.
-    unsafe {
-        let mut use_ = LLVMGetFirstUse(value);
-        while !use_.is_null() {
-            let user = LLVMGetUser(use_);
-            use_ = LLVMGetNextUse(use_);
-            if LLVMIsAInstruction(user).is_null() {
-                return false;
-            }
-            let ok = match LLVMGetInstructionOpcode(user) {
+    let Some(users) = users(value) else {
+        return false;
+    };
+    users.into_iter().all(|user| {
+        // SAFETY: `user` is a live instruction (`users` checked) of the
+        // same function; each operand index read belongs to its opcode.
+        unsafe {
+            match LLVMGetInstructionOpcode(user) {
                 LLVMOpcode::LLVMLoad => true,
                 LLVMOpcode::LLVMStore => {
                     LLVMGetOperand(user, 0) != value && LLVMGetOperand(user, 1) == value
@@ -607,13 +604,28 @@ fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
                 }
                 LLVMOpcode::LLVMCall => nocapture_argument(user, value),
                 _ => false,
-            };
-            if !ok {
-                return false;
             }
         }
+    })
+}
+
+/// The users of `value`, or None when one is not an instruction (a
+/// constant expression takes the address).
+fn users(value: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
+    let mut out = Vec::new();
+    // SAFETY: `value` is a live value; its use list and users are live.
+    unsafe {
+        let mut use_ = LLVMGetFirstUse(value);
+        while !use_.is_null() {
+            let user = LLVMGetUser(use_);
+            if LLVMIsAInstruction(user).is_null() {
+                return None;
+            }
+            out.push(user);
+            use_ = LLVMGetNextUse(use_);
+        }
     }
-    true
+    Some(out)
 }
 
 /// Whether every place `value` appears in `call` is a parameter the callee

@@ -7,6 +7,7 @@ use std::process::Command;
 use gimso_pass::escape::{AllocaHome, classify_allocas};
 use gimso_pass::load_module;
 use inkwell::context::Context;
+use inkwell::module::Module;
 
 fn compile_named(source: &str) -> PathBuf {
     compile_at(source, "-O0")
@@ -25,6 +26,15 @@ fn compile_at(source: &str, level: &str) -> PathBuf {
         .expect("run clang-16 (scripts/setup.sh installs it)");
     assert!(st.success());
     out
+}
+
+/// The home of alloca `v` of function `f`.
+fn home_of(module: &Module<'_>, f: &str, v: &str) -> AllocaHome {
+    classify_allocas(module, module.get_function(f).unwrap())
+        .into_iter()
+        .find(|(i, _)| i.get_name().unwrap().to_str().unwrap() == v)
+        .unwrap_or_else(|| panic!("{f} has no alloca {v}"))
+        .1
 }
 
 #[test]
@@ -80,13 +90,7 @@ fn allocas_are_stack_only_when_private_and_in_bounds() {
 fn an_address_escaping_only_on_never_returning_paths_keeps_the_local_in_the_frame() {
     let ctx = Context::create();
     let module = load_module(&ctx, &compile_named("escape.c")).expect("loads");
-    let home = |f: &str, v: &str| -> AllocaHome {
-        classify_allocas(&module, module.get_function(f).unwrap())
-            .into_iter()
-            .find(|(i, _)| i.get_name().unwrap().to_str().unwrap() == v)
-            .unwrap()
-            .1
-    };
+    let home = |f: &str, v: &str| home_of(&module, f, v);
     // Passed to `report` only on the path that ends in `fail()`.
     assert_eq!(
         home("escapes_on_error", "t"),
@@ -110,13 +114,7 @@ fn an_address_escaping_only_on_never_returning_paths_keeps_the_local_in_the_fram
 fn an_out_parameter_of_the_last_call_keeps_the_local_in_the_frame() {
     let ctx = Context::create();
     let module = load_module(&ctx, &compile_at("escape_opt.c", "-O1")).expect("loads");
-    let home = |f: &str, v: &str| -> AllocaHome {
-        classify_allocas(&module, module.get_function(f).unwrap())
-            .into_iter()
-            .find(|(i, _)| i.get_name().unwrap().to_str().unwrap() == v)
-            .unwrap_or_else(|| panic!("{f} has no alloca {v}"))
-            .1
-    };
+    let home = |f: &str, v: &str| home_of(&module, f, v);
     // A pointer the frame had before the call cannot point at the copy.
     assert_eq!(
         home("old_pointer_after", "a"),
@@ -132,13 +130,7 @@ fn an_out_parameter_of_the_last_call_keeps_the_local_in_the_frame() {
 fn an_address_passed_only_to_nocapture_parameters_is_a_frame_object() {
     let ctx = Context::create();
     let module = load_module(&ctx, &compile_at("escape_opt.c", "-O1")).expect("loads");
-    let home = |f: &str, v: &str| -> AllocaHome {
-        classify_allocas(&module, module.get_function(f).unwrap())
-            .into_iter()
-            .find(|(i, _)| i.get_name().unwrap().to_str().unwrap() == v)
-            .unwrap_or_else(|| panic!("{f} has no alloca {v}"))
-            .1
-    };
+    let home = |f: &str, v: &str| home_of(&module, f, v);
     // `fill` is defined here (LLVM infers `nocapture`), `snprintf`'s
     // buffer is `nocapture` by LLVM's library knowledge.
     assert_eq!(home("nocapture_callees", "x"), AllocaHome::Frame);

@@ -31,7 +31,7 @@ pub mod unwinding;
 mod widen;
 
 use checked::{Bounds, Checked};
-use lazy_alloca::{LazyAllocas, stack_align};
+use lazy_alloca::{LazyAllocas, alloca_bytes, stack_align};
 
 /// Largest constant `memset` done inline ([`FnTx::inline_memset`]).
 const INLINE_MEMSET_MAX: u64 = 128;
@@ -581,9 +581,7 @@ impl FnTx<'_, '_, '_> {
     /// first needed when lazy allocas planned a point for it.
     fn frame_object(&mut self, a: V) {
         let ll = &self.m.ll;
-        let ty = ll.allocated_type(a);
-        let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
-        let size = ll.size_of(ty) * count;
+        let size = alloca_bytes(ll, a);
         let words = 2 + 2 * size.div_ceil(8);
         let storage = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
         ll.set_alignment(storage, 16);

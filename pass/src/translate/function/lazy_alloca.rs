@@ -400,7 +400,7 @@ impl FnTx<'_, '_, '_> {
 const LAZY_FRAME_OBJECT_MIN: u64 = 128;
 
 /// The bytes of static alloca `a`.
-fn alloca_bytes(ll: &Ll, a: V) -> u64 {
+pub(super) fn alloca_bytes(ll: &Ll, a: V) -> u64 {
     let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
     ll.size_of(ll.allocated_type(a)) * count
 }
