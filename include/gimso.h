@@ -380,6 +380,8 @@ typedef gimso_entry_result (*gimso_entry_fn)(gimso_thread_abi *thread, uintptr_t
 
 /* The zeroed object of an escaping alloca (flagged as a stack object). */
 gimso_ptr gimso_alloc_stack(size_t size, size_t align);
+/* The same for a local whose type holds pointers: its shadow words inline. */
+gimso_ptr gimso_alloc_stack_ptrs(size_t size, size_t align);
 /* Make the outline CC buffers of `t` hold at least `bytes`. */
 void gimso_cc_outline(gimso_thread_abi *t, uint64_t bytes);
 /* Copy n bytes (payload and capabilities) from checked memory `src` into CC

@@ -16,12 +16,23 @@ use crate::mutator::with_local;
 /// stack object (so `free` of it is refused).
 #[unsafe(no_mangle)]
 pub extern "C" fn gimso_alloc_stack(size: usize, align: usize) -> FlightPtr {
-    let align = if align.is_power_of_two() && align <= gimso_abi::MAX_ALIGN {
+    FlightPtr::from_lower(gimso_gc::alloc(size, stack_align(align), gimso_abi::FLAG_STACK).lower())
+}
+
+/// [`gimso_alloc_stack`] for a local whose type holds pointers: its shadow
+/// words come inline with it, so its first pointer store allocates nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_alloc_stack_ptrs(size: usize, align: usize) -> FlightPtr {
+    let obj = gimso_gc::alloc_shadowed(size, stack_align(align), gimso_abi::FLAG_STACK);
+    FlightPtr::from_lower(obj.lower())
+}
+
+fn stack_align(align: usize) -> usize {
+    if align.is_power_of_two() && align <= gimso_abi::MAX_ALIGN {
         align
     } else {
         MIN_ALIGN
-    };
-    FlightPtr::from_lower(gimso_gc::alloc(size, align, gimso_abi::FLAG_STACK).lower())
+    }
 }
 
 /// Makes the outline CC buffers of `t` hold at least `bytes` (their old
@@ -313,6 +324,9 @@ pub unsafe extern "C" fn gimso_memmove_at(
     n: usize,
     loc: *const SourceLocation,
 ) {
+    if n.wrapping_sub(1) < memops::SMALL_MOVE_MAX && memops::memmove_small(dst, src, n) {
+        return;
+    }
     let loc = location(loc);
     with_local(|l| memops::memmove_at(l, dst, src, n, loc));
 }

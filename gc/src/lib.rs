@@ -42,6 +42,16 @@ pub fn alloc(size: usize, align: usize, flags: u64) -> gimso_shadow::ObjRef {
     gimso_shadow::alloc_object(unsafe { t.local_mut() }, size, align, flags)
 }
 
+/// [`alloc`] for an object known to hold pointers: its shadow words are
+/// inline for larger payloads too (see [`gimso_shadow::alloc_object_shadowed`]).
+#[inline]
+pub fn alloc_shadowed(size: usize, align: usize, flags: u64) -> gimso_shadow::ObjRef {
+    let t = current();
+    before_alloc(t, size);
+    // SAFETY: the calling thread is entered and owns its cache.
+    gimso_shadow::alloc_object_shadowed(unsafe { t.local_mut() }, size, align, flags)
+}
+
 /// The safepoint work an allocation does first: torture collections, the
 /// heap limit, and pending requests.
 #[inline]

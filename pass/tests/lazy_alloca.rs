@@ -185,14 +185,14 @@ entry:
 }
 
 #[test]
-fn partial_or_nonzero_fills_stay() {
-    for (val, len) in [(0, 48), (1, 56)] {
+fn nonzero_fills_stay() {
+    for len in [48, 56] {
         let (stats, out) = translate(&format!(
             r#"{DECLS}{MEMSET}
 define void @f() {{
 entry:
   %x = alloca [7 x i64]
-  call void @llvm.memset.p0.i64(ptr %x, i8 {val}, i64 {len}, i1 false)
+  call void @llvm.memset.p0.i64(ptr %x, i8 1, i64 {len}, i1 false)
   call void @use(ptr %x)
   call void @use(ptr %x)
   ret void
@@ -201,6 +201,30 @@ entry:
         ));
         assert_eq!(stats.fresh_zeroings, 0, "{out}");
         assert!(out.contains("gimso_memset_at"), "{out}");
+    }
+}
+
+/// `-ftrivial-auto-var-init=zero` leaves a field the program sets itself
+/// out of the fill (Lua's `BuffFS b; b.L = L;`): zeroing the rest of a
+/// fresh object, at any constant offset, changes nothing either.
+#[test]
+fn partial_zero_fills_of_a_fresh_object_are_left_out() {
+    for (off, len) in [(0, 48), (8, 48), (16, 40)] {
+        let (stats, out) = translate(&format!(
+            r#"{DECLS}{MEMSET}
+define void @f() {{
+entry:
+  %x = alloca [7 x i64]
+  %p = getelementptr inbounds i8, ptr %x, i64 {off}
+  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 {len}, i1 false)
+  call void @use(ptr %x)
+  call void @use(ptr %x)
+  ret void
+}}
+"#
+        ));
+        assert_eq!(stats.fresh_zeroings, 1, "{out}");
+        assert!(!out.contains("gimso_memset_at"), "{out}");
     }
 }
 
@@ -234,4 +258,38 @@ done:
         1,
         "{out}"
     );
+}
+
+/// An escaping local whose type holds pointers gets its shadow words with
+/// it (`gimso_alloc_stack_ptrs`), one of plain bytes the usual object, in
+/// the prologue and lazily alike.
+#[test]
+fn pointer_holding_locals_get_inline_shadow() {
+    for (ty, want) in [
+        ("{ ptr, i32, i32, [200 x i8] }", "@gimso_alloc_stack_ptrs("),
+        ("[7 x ptr]", "@gimso_alloc_stack_ptrs("),
+        ("[216 x i8]", "@gimso_alloc_stack("),
+    ] {
+        for lazy in [false, true] {
+            let body = if lazy {
+                "  br i1 %c, label %then, label %done\nthen:\n  call void @use(ptr %x)\n  call void @use(ptr %x)\n  br label %done\ndone:\n  ret void"
+            } else {
+                "  call void @use(ptr %x)\n  call void @use(ptr %x)\n  ret void"
+            };
+            let (stats, out) = translate(&format!(
+                "{DECLS}\ndefine void @f(i1 %c) {{\nentry:\n  %x = alloca {ty}\n{body}\n}}\n"
+            ));
+            assert_eq!(stats.heap_allocas, 1, "{out}");
+            assert!(out.contains(want), "{ty} (lazy {lazy}): {out}");
+            let other = if want.contains("_ptrs") {
+                "@gimso_alloc_stack("
+            } else {
+                "@gimso_alloc_stack_ptrs("
+            };
+            assert!(
+                !out.contains(&format!("call {{ ptr, ptr }} {other}")),
+                "{out}"
+            );
+        }
+    }
 }

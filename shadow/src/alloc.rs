@@ -38,8 +38,34 @@ pub fn payload_size(size: usize) -> usize {
 /// objects that never hold a pointer.
 #[inline]
 pub fn alloc_object(local: &mut LocalHeap, size: usize, align: usize, flags: u64) -> ObjRef {
+    alloc_with_shadow_up_to(local, size, align, flags, INLINE_AUX_MAX)
+}
+
+/// Like [`alloc_object`], with the shadow words inline for payloads up to
+/// [`INLINE_SHADOWED_MAX`]: for objects known to hold pointers (the
+/// escaping locals of a pointer-holding type), whose first pointer store
+/// would otherwise allocate a separate aux object (Lua's `BuffFS`, one per
+/// `lua_pushfstring`: 368 instructions for its first store).
+#[inline]
+pub fn alloc_object_shadowed(
+    local: &mut LocalHeap,
+    size: usize,
+    align: usize,
+    flags: u64,
+) -> ObjRef {
+    alloc_with_shadow_up_to(local, size, align, flags, INLINE_SHADOWED_MAX)
+}
+
+#[inline(always)]
+fn alloc_with_shadow_up_to(
+    local: &mut LocalHeap,
+    size: usize,
+    align: usize,
+    flags: u64,
+    inline_max: usize,
+) -> ObjRef {
     let payload = checked_payload(size);
-    if payload <= INLINE_AUX_MAX && align <= MIN_ALIGN && payload != 0 {
+    if payload <= inline_max && align <= MIN_ALIGN && payload != 0 {
         let (slot, epoch) = local.alloc_stamped(HEADER_SIZE + 2 * payload);
         let slot = slot.as_ptr() as usize;
         let lower = slot + HEADER_SIZE;
@@ -58,6 +84,10 @@ pub fn alloc_object(local: &mut LocalHeap, size: usize, align: usize, flags: u64
     obj.header().upper.store(lower + payload, Ordering::Release);
     obj
 }
+
+/// Largest payload [`alloc_object_shadowed`] gives inline shadow words:
+/// the slot (header, payload, shadow) stays within the small size classes.
+pub const INLINE_SHADOWED_MAX: usize = 2048;
 
 /// Largest payload whose shadow words live inline (see [`alloc_object`]).
 pub const INLINE_AUX_MAX: usize = 64;

@@ -26,7 +26,7 @@ pub mod object;
 pub mod pointer;
 pub mod report;
 
-pub use alloc::{alloc_object, alloc_special};
+pub use alloc::{alloc_object, alloc_object_shadowed, alloc_special};
 pub use check::{Access, check_access};
 pub use gimso_abi::{FlightPtr, SourceLocation};
 pub use gimso_heap::{Heap, LocalHeap};

@@ -19,7 +19,7 @@ use gimso_heap::LocalHeap;
 
 use crate::alloc::ensure_aux;
 use crate::barrier::store_barrier;
-use crate::check::{Access, check_access_at};
+use crate::check::{Access, access_ok, check_access_at};
 use crate::object::ObjRef;
 
 /// The capability a shadow word holds, unwrapping an atomic box.
@@ -138,6 +138,89 @@ pub fn memmove_at(
         let Some(aux) = dst_aux else { return }; // freed meanwhile: caps moot
         store_barrier(cap);
         shadow_word(aux, dst_obj, w).store(cap, Ordering::Release);
+    }
+}
+
+/// Largest copy [`memmove_small`] handles.
+pub const SMALL_MOVE_MAX: usize = 16;
+
+/// `memmove(dst, src, n)` for `0 < n <= SMALL_MOVE_MAX` when no capability
+/// moves (the common short copy: a Lua string's bytes, a SQLite varint):
+/// both ranges in bounds, and no destination word wholly covered takes a
+/// non-null capability from an in-phase source. Then the bytes are moved
+/// and the destination words touched lose their capabilities; returns
+/// `true`. Otherwise returns `false` having changed nothing, and the
+/// caller takes [`memmove_at`] (which also reports a failed check).
+#[inline]
+pub fn memmove_small(dst: FlightPtr, src: FlightPtr, n: usize) -> bool {
+    debug_assert!(n > 0 && n <= SMALL_MOVE_MAX);
+    if !access_ok(src, Access::read(n)) || !access_ok(dst, Access::write(n)) {
+        return false;
+    }
+    // SAFETY: both capabilities passed their checks, so they are non-zero
+    // and runtime-issued.
+    let (src_obj, dst_obj) =
+        unsafe { (ObjRef::from_lower(src.lower), ObjRef::from_lower(dst.lower)) };
+    let (first, last) = touched_words(dst.intval, n);
+    if dst.intval % WORD_SIZE == src.intval % WORD_SIZE {
+        if let Some(src_aux) = src_obj.aux_words() {
+            let end = dst.intval + n;
+            let mut w = first;
+            while w <= last {
+                if w >= dst.intval && w + WORD_SIZE <= end {
+                    let s = w.wrapping_add(src.intval.wrapping_sub(dst.intval));
+                    if shadow_word(src_aux, src_obj, s).load(Ordering::Acquire) != 0 {
+                        return false;
+                    }
+                }
+                w += WORD_SIZE;
+            }
+        }
+    }
+    // SAFETY: both ranges were checked against live objects; every source
+    // byte is read before any destination byte is written, so overlapping
+    // ranges move as memmove's do.
+    unsafe { move_short(src.intval as *const u8, dst.intval as *mut u8, n) };
+    if let Some(aux) = dst_obj.aux_words() {
+        let mut w = first;
+        while w <= last {
+            let cell = shadow_word(aux, dst_obj, w);
+            if cell.load(Ordering::Relaxed) != 0 {
+                cell.store(0, Ordering::Release);
+            }
+            w += WORD_SIZE;
+        }
+    }
+    true
+}
+
+/// Copies `n` (1 to 16) bytes, all loads before all stores.
+///
+/// # Safety
+/// `src..src + n` must be readable and `dst..dst + n` writable.
+#[inline(always)]
+unsafe fn move_short(src: *const u8, dst: *mut u8, n: usize) {
+    // SAFETY: in every arm, each access lies inside the `n` bytes of its
+    // range (the caller's contract), read and written unaligned.
+    unsafe {
+        if n >= 8 {
+            let a = src.cast::<u64>().read_unaligned();
+            let b = src.add(n - 8).cast::<u64>().read_unaligned();
+            dst.cast::<u64>().write_unaligned(a);
+            dst.add(n - 8).cast::<u64>().write_unaligned(b);
+        } else if n >= 4 {
+            let a = src.cast::<u32>().read_unaligned();
+            let b = src.add(n - 4).cast::<u32>().read_unaligned();
+            dst.cast::<u32>().write_unaligned(a);
+            dst.add(n - 4).cast::<u32>().write_unaligned(b);
+        } else {
+            let a = src.read();
+            let b = src.add(n / 2).read();
+            let c = src.add(n - 1).read();
+            dst.write(a);
+            dst.add(n / 2).write(b);
+            dst.add(n - 1).write(c);
+        }
     }
 }
 

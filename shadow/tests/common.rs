@@ -35,3 +35,15 @@ pub fn write_u64(p: FlightPtr, v: u64) {
     // SAFETY: tests only pass in-bounds, aligned addresses of live objects.
     unsafe { (p.intval as *mut u64).write(v) }
 }
+
+/// Reads byte `i` of the object at `p` (test-only, unchecked).
+pub fn byte(p: FlightPtr, i: usize) -> u8 {
+    // SAFETY: tests only pass in-bounds offsets of live objects.
+    unsafe { ((p.intval + i) as *const u8).read() }
+}
+
+/// Writes byte `i` of the object at `p` (test-only, unchecked).
+pub fn set_byte(p: FlightPtr, i: usize, v: u8) {
+    // SAFETY: tests only pass in-bounds offsets of live objects.
+    unsafe { ((p.intval + i) as *mut u8).write(v) }
+}

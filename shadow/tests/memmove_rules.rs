@@ -142,3 +142,93 @@ fn zero_length_moves_touch_nothing() {
     memset_at(obj, 0, 0, HERE);
     assert_eq!(caps(obj, 2), vec![t[0].lower, t[1].lower]);
 }
+
+/// The short-copy fast path agrees with `memmove_at` wherever it answers,
+/// and declines (changing nothing) where a capability would move or a
+/// check fails.
+#[test]
+fn small_moves_match_memmove_at_or_decline() {
+    use gimso_shadow::memops::{SMALL_MOVE_MAX, memmove_small};
+    let mut l = local();
+    for n in 1..=SMALL_MOVE_MAX {
+        for (doff, soff) in [(0, 0), (8, 0), (3, 0), (0, 5), (4, 4), (7, 7)] {
+            let (src, _) = pointer_array(&mut l, 6);
+            let (fast, _) = pointer_array(&mut l, 6);
+            let (slow, _) = pointer_array(&mut l, 6);
+            for i in 0..48 {
+                // Distinct bytes in the source, other ones in the targets.
+                set_byte(src, i, i as u8);
+                set_byte(fast, i, 0xee);
+                set_byte(slow, i, 0xee);
+            }
+            let before = caps(fast, 6);
+            let before_slow = caps(slow, 6);
+            let done = memmove_small(fast.offset(doff), src.offset(soff), n);
+            memmove_at(&mut l, slow.offset(doff), src.offset(soff), n, HERE);
+            let whole_word_in_phase = doff % 8 == soff % 8 && {
+                let first = (doff + 7) / 8 * 8;
+                first + 8 <= doff + n as isize
+            };
+            // Every source word holds a capability: one wholly copied in
+            // phase must move, which only the full path does.
+            assert_eq!(done, !whole_word_in_phase, "n {n} doff {doff} soff {soff}");
+            if done {
+                // The same words lost their capabilities; the others kept theirs.
+                let kept = |now: Vec<usize>, was: &[usize]| -> Vec<bool> {
+                    now.iter().zip(was).map(|(n, w)| n == w).collect()
+                };
+                assert_eq!(
+                    kept(caps(fast, 6), &before),
+                    kept(caps(slow, 6), &before_slow),
+                    "n {n} doff {doff} soff {soff}"
+                );
+                assert!(
+                    caps(fast, 6)
+                        .iter()
+                        .zip(&before)
+                        .all(|(n, w)| *n == 0 || n == w)
+                );
+                for i in 0..48 {
+                    let (a, b) = (byte(fast, i), byte(slow, i));
+                    assert_eq!(a, b, "byte {i}, n {n} doff {doff} soff {soff}");
+                }
+            } else {
+                assert_eq!(caps(fast, 6), before, "declined: capabilities untouched");
+                assert!((0..48).all(|i| byte(fast, i) == 0xee));
+            }
+        }
+    }
+    // Overlapping, within one object, forward and backward.
+    let buf = alloc(&mut l, 32);
+    for i in 0..32 {
+        set_byte(buf, i, i as u8);
+    }
+    assert!(memmove_small(buf.offset(3), buf.offset(1), 13));
+    let got: Vec<u8> = (0..20).map(|i| byte(buf, i)).collect();
+    assert_eq!(
+        got,
+        [
+            0, 1, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19
+        ]
+    );
+    assert!(memmove_small(buf.offset(1), buf.offset(3), 13));
+    let got: Vec<u8> = (0..20).map(|i| byte(buf, i)).collect();
+    assert_eq!(
+        got,
+        [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 12, 13, 16, 17, 18, 19
+        ]
+    );
+    // Out of bounds, either side, and a null capability: declined.
+    let small = alloc(&mut l, 8);
+    assert!(!memmove_small(small.offset(1), buf, 8));
+    assert!(!memmove_small(buf, small.offset(4), 5));
+    assert!(!memmove_small(
+        FlightPtr {
+            intval: buf.intval,
+            lower: 0
+        },
+        small,
+        4
+    ));
+}

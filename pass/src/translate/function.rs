@@ -31,7 +31,7 @@ pub mod unwinding;
 mod widen;
 
 use checked::{Bounds, Checked};
-use lazy_alloca::{LazyAllocas, alloca_bytes, stack_align};
+use lazy_alloca::{LazyAllocas, alloc_stack_fn, alloca_bytes, stack_align};
 
 /// Largest constant `memset` done inline ([`FnTx::inline_memset`]).
 const INLINE_MEMSET_MAX: u64 = 128;
@@ -1553,7 +1553,7 @@ impl FnTx<'_, '_, '_> {
         let count = ll.int_cast(count, ll.i64());
         let size = ll.mul(count, ll.i64c(ll.size_of(ty)));
         let align = stack_align(ll, inst);
-        let r = call(ll, "gimso_alloc_stack", &[size, ll.i64c(align)]);
+        let r = call(ll, alloc_stack_fn(ll, inst), &[size, ll.i64c(align)]);
         let t = self.pair(r);
         if let Some(n) = ll.const_int_value(ll.operand(inst, 0)) {
             self.note_stack_object(t.cap, n.saturating_mul(ll.size_of(ty)));

@@ -20,6 +20,7 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_memmove_at", "PPip", "v"),
     ("gimso_memset_at", "Pwip", "v"),
     ("gimso_alloc_stack", "ii", "P"),
+    ("gimso_alloc_stack_ptrs", "ii", "P"),
     ("gimso_pollcheck_slow", "p", "v"),
     ("gimso_check_call_at", "Pp", "i"),
     ("gimso_cc_outline", "pi", "v"),

@@ -30,6 +30,7 @@ use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAPHINode};
 
 use super::super::consts::Tx;
+use super::super::layout::has_ptr;
 use super::super::ll::{B, Ll, V};
 use super::super::runtime::call;
 use super::FnTx;
@@ -256,7 +257,7 @@ impl FnTx<'_, '_, '_> {
             || self.lazy.done.contains(&inst)
     }
 
-    /// Whether `inst` zeroes the whole of an escaping alloca, in the
+    /// Whether `inst` zeroes (part of) an escaping alloca, in the
     /// alloca's own block, before anything else touched it: the alloca's
     /// instruction makes a fresh zeroed object each time it runs, so the
     /// memset (clang's `-ftrivial-auto-var-init=zero` at the declaration)
@@ -266,7 +267,12 @@ impl FnTx<'_, '_, '_> {
         if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
             return false;
         }
-        let a = ll.operand(inst, 0);
+        let mut a = ll.operand(inst, 0);
+        while ll.value_kind(a) == inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+            && ll.opcode(a) == LLVMOpcode::LLVMGetElementPtr
+        {
+            a = ll.operand(a, 0);
+        }
         if ll.value_kind(a) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
             || ll.opcode(a) != LLVMOpcode::LLVMAlloca
             || self.made_elsewhere(a)
@@ -275,7 +281,7 @@ impl FnTx<'_, '_, '_> {
                 Some(AllocaHome::Heap(_) | AllocaHome::Frame)
             )
             || ll.const_int_value(ll.operand(a, 0)).is_none()
-            || !zeroes_whole(ll, inst, a)
+            || !zeroes_within(ll, inst, a)
         {
             return false;
         }
@@ -323,7 +329,7 @@ impl FnTx<'_, '_, '_> {
             return self.init_frame_object(storage, bytes);
         }
         let ll = &self.m.ll;
-        let r = call(ll, "gimso_alloc_stack", &[size, align]);
+        let r = call(ll, alloc_stack_fn(ll, a), &[size, align]);
         ll.extract_value(r, 1)
     }
 
@@ -338,7 +344,7 @@ impl FnTx<'_, '_, '_> {
             let align = ll.i64c(stack_align(ll, a));
             let made = ll.load(ll.ptr(), slot, 8);
             let ok = ll.icmp(LLVMIntPredicate::LLVMIntNE, made, ll.null_ptr());
-            if zeroes_whole(ll, inst, a) {
+            if zeroes_within(ll, inst, a) {
                 // `-ftrivial-auto-var-init=zero` at the declaration: a
                 // fresh object is zero already, so only a reused one (a
                 // later iteration) is cleared.
@@ -405,23 +411,62 @@ pub(super) fn alloca_bytes(ll: &Ll, a: V) -> u64 {
     ll.size_of(ll.allocated_type(a)) * count
 }
 
-/// Whether `inst` is a non-volatile `llvm.memset` of zeros over the whole
-/// of alloca `a`.
-fn zeroes_whole(ll: &Ll, inst: V, a: V) -> bool {
-    if ll.opcode(inst) != LLVMOpcode::LLVMCall {
+/// Whether `inst` is a non-volatile `memset` to zero of a constant range
+/// inside alloca `a` (the whole of it, or the part after a field the
+/// program sets itself, as `-ftrivial-auto-var-init=zero` leaves Lua's
+/// `BuffFS { L; …}`): on a fresh, zeroed object it changes nothing.
+fn zeroes_within(ll: &Ll, inst: V, a: V) -> bool {
+    if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
         return false;
     }
     let callee = ll.called_value(inst);
-    ll.is_a(callee, LLVMIsAFunction)
-        && ll.name(callee).starts_with("llvm.memset.")
-        && ll.operand(inst, 0) == a
-        && ll.const_int_value(ll.operand(inst, 1)) == Some(0)
-        && ll.const_int_value(ll.operand(inst, 2)) == Some(alloca_bytes(ll, a))
-        && ll.const_int_value(ll.operand(inst, 3)) == Some(0)
+    if !(ll.is_a(callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm.memset.")) {
+        return false;
+    }
+    let (Some(off), Some(0), Some(n), Some(0)) = (
+        offset_in(ll, ll.operand(inst, 0), a),
+        ll.const_int_value(ll.operand(inst, 1)),
+        ll.const_int_value(ll.operand(inst, 2)),
+        ll.const_int_value(ll.operand(inst, 3)),
+    ) else {
+        return false;
+    };
+    u64::try_from(off).is_ok_and(|off| {
+        off.checked_add(n)
+            .is_some_and(|end| end <= alloca_bytes(ll, a))
+    })
+}
+
+/// The constant byte offset of `p` from alloca `a`, when `p` is `a` or a
+/// chain of constant-index GEPs from it.
+fn offset_in(ll: &Ll, p: V, a: V) -> Option<i64> {
+    if p == a {
+        return Some(0);
+    }
+    if ll.value_kind(p) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+        || ll.opcode(p) != LLVMOpcode::LLVMGetElementPtr
+        || ll.is_vector(ll.type_of(p))
+    {
+        return None;
+    }
+    let idx: Vec<V> = (1..ll.num_operands(p)).map(|i| ll.operand(p, i)).collect();
+    let here = ll.const_gep_offset(ll.gep_source_type(p), &idx)?;
+    offset_in(ll, ll.operand(p, 0), a)?.checked_add(here)
 }
 
 /// The payload alignment of alloca `a`'s object.
 pub(super) fn stack_align(ll: &Ll, a: V) -> u64 {
     let ty = ll.allocated_type(a);
     u64::from(ll.alignment(a)).max(ll.align_of(ty)).max(16)
+}
+
+/// The runtime allocator for the object of escaping alloca `a`: with its
+/// shadow words inline when its type holds pointers (its first pointer
+/// store then allocates no separate aux object).
+pub(super) fn alloc_stack_fn(ll: &Ll, a: V) -> &'static str {
+    if has_ptr(ll, ll.allocated_type(a)) {
+        "gimso_alloc_stack_ptrs"
+    } else {
+        "gimso_alloc_stack"
+    }
 }
