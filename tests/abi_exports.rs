@@ -160,7 +160,9 @@ fn the_pass_knows_every_wrapper() {
         .lines()
         .filter_map(|l| {
             let name = l.split_whitespace().last()?;
+            // Register entries (`NAME.direct`) are no names of their own.
             name.strip_prefix(gimso_abi::SYMBOL_FN_PREFIX)
+                .filter(|n| !n.ends_with(gimso_abi::WRAPPER_DIRECT_SUFFIX))
                 .map(str::to_owned)
         })
         .collect();
@@ -177,4 +179,42 @@ fn the_pass_knows_every_wrapper() {
         listed, exported,
         "pass/src/libc_names.txt is out of date: regenerate it with the command in its header"
     );
+}
+
+/// Every wrapper `gimso_abi::DIRECT_WRAPPERS` promises a register entry for
+/// (the pass calls `gimso.fn.NAME.direct` by that name) has one, in both
+/// libraries.
+#[test]
+fn wrapper_register_entries_are_exported() {
+    let so = support::build_runtime_libraries().join("libgimso.so");
+    for (lib, flags) in [
+        (staticlib(), vec!["--defined-only", "-g"]),
+        (so, vec!["-D", "--defined-only"]),
+    ] {
+        let out = Command::new("nm")
+            .args(&flags)
+            .arg(&lib)
+            .output()
+            .expect("run nm");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let defined: Vec<&str> = text
+            .lines()
+            .filter(|l| l.split_whitespace().nth(1) == Some("T"))
+            .filter_map(|l| l.split_whitespace().nth(2))
+            .collect();
+        for w in gimso_abi::DIRECT_WRAPPERS {
+            let symbol = format!(
+                "{}{}{}",
+                gimso_abi::SYMBOL_FN_PREFIX,
+                w.name,
+                gimso_abi::WRAPPER_DIRECT_SUFFIX
+            );
+            assert!(
+                defined.contains(&symbol.as_str()),
+                "{symbol} not in {}",
+                lib.display()
+            );
+        }
+    }
 }

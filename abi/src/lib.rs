@@ -282,11 +282,88 @@ pub const SYMBOL_FN_PREFIX: &str = "gimso.fn.";
 /// CC buffers and calls it.
 pub const SYMBOL_DIRECT_PREFIX: &str = "gimso.fd.";
 
+/// A C library wrapper with a register entry besides its generic one:
+/// `gimso.fn.NAME.direct`, a C-ABI function taking each pointer as two
+/// words (intval, lower) and returning a pointer as two (`gimso_ptr`).
+/// The pass calls it, instead of the CC buffers and the generic entry, for
+/// a call whose LLVM function type is exactly [`DirectWrapper::ir_type`]
+/// (any other, a K&R declaration say, goes the generic way, which checks
+/// sizes). Wrappers never unwind, so there is no exception word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectWrapper {
+    /// The C name.
+    pub name: &'static str,
+    /// The LLVM type text of the C prototype on x86-64 (`ptr (i64)`).
+    pub ir_type: &'static str,
+    /// Parameters: `P` a pointer (two words), `i` an i64, `w` an i32.
+    pub params: &'static str,
+    /// Result: `P` a pointer, `i` an i64, `w` an i32, `v` void.
+    pub ret: &'static str,
+}
+
+/// Suffix of a wrapper's register entry: `gimso.fn.NAME.direct`.
+pub const WRAPPER_DIRECT_SUFFIX: &str = ".direct";
+
+/// The wrappers with register entries: the allocator and the string
+/// functions real programs call most (Lua's allocator calls `realloc` and
+/// `free` 1.9 million times each in `gc_heavy.lua`; SQLite's record
+/// comparisons call `memcmp`), where the CC buffers cost more than the work.
+pub const DIRECT_WRAPPERS: &[DirectWrapper] = &[
+    DirectWrapper {
+        name: "malloc",
+        ir_type: "ptr (i64)",
+        params: "i",
+        ret: "P",
+    },
+    DirectWrapper {
+        name: "calloc",
+        ir_type: "ptr (i64, i64)",
+        params: "ii",
+        ret: "P",
+    },
+    DirectWrapper {
+        name: "realloc",
+        ir_type: "ptr (ptr, i64)",
+        params: "Pi",
+        ret: "P",
+    },
+    DirectWrapper {
+        name: "free",
+        ir_type: "void (ptr)",
+        params: "P",
+        ret: "v",
+    },
+    DirectWrapper {
+        name: "strlen",
+        ir_type: "i64 (ptr)",
+        params: "P",
+        ret: "i",
+    },
+    DirectWrapper {
+        name: "strcmp",
+        ir_type: "i32 (ptr, ptr)",
+        params: "PP",
+        ret: "w",
+    },
+    DirectWrapper {
+        name: "memcmp",
+        ir_type: "i32 (ptr, ptr, i64)",
+        params: "PPi",
+        ret: "w",
+    },
+    DirectWrapper {
+        name: "strchr",
+        ir_type: "ptr (ptr, i32)",
+        params: "Pw",
+        ret: "P",
+    },
+];
+
 /// The C name of a compiled function's symbol (`gimso.fn.NAME` or
 /// `gimso.fd.NAME.HASH`), or `None` for any other symbol.
 pub fn compiled_function_name(symbol: &str) -> Option<&str> {
     if let Some(name) = symbol.strip_prefix(SYMBOL_FN_PREFIX) {
-        return Some(name);
+        return Some(name.strip_suffix(WRAPPER_DIRECT_SUFFIX).unwrap_or(name));
     }
     let rest = symbol.strip_prefix(SYMBOL_DIRECT_PREFIX)?;
     match rest.rsplit_once('.') {

@@ -5,6 +5,8 @@ use gimso_abi::compiled_function_name;
 #[test]
 fn generic_and_direct_symbols_name_the_c_function() {
     assert_eq!(compiled_function_name("gimso.fn.main"), Some("main"));
+    // A wrapper's register entry.
+    assert_eq!(compiled_function_name("gimso.fn.free.direct"), Some("free"));
     assert_eq!(
         compiled_function_name("gimso.fd.lua_type.2d594f4f151c2adc"),
         Some("lua_type")

@@ -34,6 +34,7 @@ pub mod calendar;
 pub mod call;
 pub mod cc;
 pub mod ctype;
+pub mod direct;
 pub mod errno;
 pub mod format;
 pub mod getopt;

@@ -165,16 +165,19 @@ define i64 @h(i64 %x) {
 fn c_library_functions_keep_the_generic_entry() {
     let (stats, out) = translate(
         r#"
-declare i64 @strlen(ptr)
+declare i64 @strnlen(ptr, i64)
 define i64 @g(ptr %s) {
-  %n = call i64 @strlen(ptr %s)
+  %n = call i64 @strnlen(ptr %s, i64 8)
   ret i64 %n
 }
 "#,
     );
     assert_eq!(stats.direct_calls, 0, "{out}");
-    assert!(mentions(&out, "gimso.fd.strlen").is_empty(), "{out}");
-    assert!(!mentions(&out, "@gimso.fn.strlen(").is_empty(), "{out}");
+    assert!(mentions(&out, "gimso.fd.strnlen").is_empty(), "{out}");
+    assert!(
+        !mentions(&out, "call { i64, i64 } @gimso.fn.strnlen(").is_empty(),
+        "{out}"
+    );
 }
 
 #[test]
@@ -306,4 +309,67 @@ define i64 @v(ptr %fp) {
         },
     );
     assert_eq!(stats.indirect_fast_paths, 0, "{out}");
+}
+
+/// The allocator and string wrappers of `gimso_abi::DIRECT_WRAPPERS` are
+/// called through their register entries when the call has the C
+/// prototype's type; a declaration of another type (K&R C) keeps the
+/// generic entry, whose size checks catch the mismatch.
+#[test]
+fn wrappers_with_register_entries_are_called_directly_at_their_own_type() {
+    let (stats, out) = translate(
+        r#"
+declare ptr @malloc(i64)
+declare ptr @realloc(ptr, i64)
+declare void @free(ptr)
+declare i32 @memcmp(ptr, ptr, i64)
+declare i64 @strlen(ptr)
+define i64 @f(ptr %s) {
+  %p = call ptr @malloc(i64 32)
+  %q = call ptr @realloc(ptr %p, i64 64)
+  %c = call i32 @memcmp(ptr %q, ptr %s, i64 4)
+  %n = call i64 @strlen(ptr %s)
+  call void @free(ptr %q)
+  %w = sext i32 %c to i64
+  %r = add i64 %n, %w
+  ret i64 %r
+}
+"#,
+    );
+    assert_eq!(stats.wrapper_direct_calls, 5, "{out}");
+    for name in ["malloc", "realloc", "free", "memcmp", "strlen"] {
+        assert!(
+            out.contains(&format!("@gimso.fn.{name}.direct(")),
+            "{name}: {out}"
+        );
+        assert!(
+            !out.contains(&format!("call {{ i64, i64 }} @gimso.fn.{name}(")),
+            "{name}: {out}"
+        );
+    }
+    // The pointer result comes back as (intval, capability).
+    assert!(
+        out.contains("call { ptr, ptr } @gimso.fn.realloc.direct(ptr"),
+        "{out}"
+    );
+
+    let (stats, out) = translate(
+        r#"
+declare ptr @malloc(i32)
+define ptr @f() {
+  %p = call ptr @malloc(i32 32)
+  ret ptr %p
+}
+"#,
+    );
+    assert_eq!(stats.wrapper_direct_calls, 0, "{out}");
+    assert!(!out.contains("malloc.direct"), "{out}");
+
+    let (stats, out) = common::translate_with(
+        "declare void @free(ptr)\ndefine void @f(ptr %p) {\n  call void @free(ptr %p)\n  ret void\n}\n",
+        &TranslateOptions {
+            direct_calls: false,
+        },
+    );
+    assert_eq!(stats.wrapper_direct_calls, 0, "{out}");
 }

@@ -223,6 +223,20 @@ impl ModTx<'_, '_> {
         Some(self.thunk(&sym, fnty, entry, obj))
     }
 
+    /// The register entry of the C library wrapper `callee` (a declaration)
+    /// when the call's type `fnty` is exactly its prototype's.
+    pub fn wrapper_entry(&self, callee: V, fnty: T) -> Option<&'static gimso_abi::DirectWrapper> {
+        if !self.options.direct_calls
+            || !self.ll.is_declaration(callee)
+            || self.ll.linkage(callee) != LLVMLinkage::LLVMExternalLinkage
+        {
+            return None;
+        }
+        let name = self.ll.name(callee);
+        let w = gimso_abi::DIRECT_WRAPPERS.iter().find(|w| w.name == name)?;
+        (self.ll.type_string(fnty) == w.ir_type).then_some(w)
+    }
+
     /// A weak `sym` of type [`direct_type`]`(fnty)` that calls the generic
     /// `entry` (of function object `obj`): what a direct call to a function
     /// defined elsewhere runs unless the definition has the same type.

@@ -17,7 +17,7 @@ use super::ModTx;
 use super::consts::{GlobalTx, Tx};
 use super::layout::{CcLayout, cc_layout, has_ptr, required_align, ret_bytes};
 use super::ll::{B, M, T, V};
-use super::runtime::{call, entry_type};
+use super::runtime::{call, call_shaped, entry_type};
 use super::{buffers, direct};
 use crate::escape::{AllocaHome, classify_allocas};
 use crate::intrinsics::{IntrinsicClass, classify};
@@ -2135,6 +2135,10 @@ impl FnTx<'_, '_, '_> {
             args.push(self.escaped_stack_arg(t));
         }
         if !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
+            if let Some(w) = self.m.wrapper_entry(callee, fnty) {
+                self.wrapper_direct_call(inst, w, &args);
+                return;
+            }
             let target = self.m.direct_callee(callee, fnty);
             // Making a thunk moved the builder's location.
             self.set_loc(inst);
@@ -2280,6 +2284,37 @@ impl FnTx<'_, '_, '_> {
     fn direct_call(&mut self, inst: V, target: V, fnty: T, args: &[Tx]) {
         self.m.stats.direct_calls += 1;
         let t = self.call_body(inst, target, fnty, args);
+        self.finish_call(inst, t);
+    }
+
+    /// A call of a C library wrapper through its register entry
+    /// (`gimso.fn.NAME.direct`): pointers as (intval, capability) pairs, no
+    /// CC buffers, no exception word (wrappers never unwind).
+    fn wrapper_direct_call(&mut self, inst: V, w: &gimso_abi::DirectWrapper, args: &[Tx]) {
+        self.m.stats.wrapper_direct_calls += 1;
+        let ll = &self.m.ll;
+        let mut values = Vec::new();
+        for (shape, t) in w.params.chars().zip(args) {
+            values.push(t.int);
+            if shape == 'P' {
+                values.push(t.cap.unwrap_or_else(|| ll.null_ptr()));
+            }
+        }
+        let symbol = format!(
+            "{}{}{}",
+            gimso_abi::SYMBOL_FN_PREFIX,
+            w.name,
+            gimso_abi::WRAPPER_DIRECT_SUFFIX
+        );
+        let r = call_shaped(ll, &symbol, w.params, w.ret, &values);
+        let t = match w.ret {
+            "v" => None,
+            "P" => Some(Tx {
+                int: ll.extract_value(r, 0),
+                cap: Some(ll.extract_value(r, 1)),
+            }),
+            _ => Some(Tx::plain(r)),
+        };
         self.finish_call(inst, t);
     }
 

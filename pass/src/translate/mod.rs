@@ -45,6 +45,9 @@ pub struct TranslateStats {
     /// Calls made through a direct entry (to a body here, or to a thunk
     /// the linker replaces with the body when the types agree).
     pub direct_calls: usize,
+    /// Calls of C library wrappers through their register entries
+    /// (`gimso_abi::DIRECT_WRAPPERS`).
+    pub wrapper_direct_calls: usize,
     /// Global variables turned into capability objects.
     pub globals: usize,
     /// Inline access checks emitted.
