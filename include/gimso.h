@@ -369,7 +369,13 @@ void gimso_register_global(gimso_ptr p);
  * pointers) and returns {has_exception, value, value's capabilities} in
  * registers. Compiled callers of the same type call it directly; others
  * (and function pointers) use the generic entry, which calls the body. It
- * is private to the compiler: C code calls the generic entry. */
+ * is private to the compiler: C code calls the generic entry.
+ *
+ * Wrapper register entries: the allocator and a few string wrappers
+ * (malloc, calloc, realloc, free, strlen, strcmp, memcmp, strchr) also
+ * have "gimso.fn.NAME.direct", the C prototype with each pointer passed
+ * and returned as a gimso_ptr; compiled calls of exactly that prototype
+ * use it. Also private to the compiler. */
 typedef struct gimso_entry_result {
     uint64_t has_exception;
     uint64_t ret_bytes;
