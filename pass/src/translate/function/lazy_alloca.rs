@@ -366,6 +366,13 @@ impl FnTx<'_, '_, '_> {
                         cap: Some(made),
                     },
                 );
+                // The fill may start at a field's address (`BuffFS`'s after
+                // its first member): the addresses derived from the local
+                // are made here from the reused object too (and again
+                // after the join from the merged one).
+                for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
+                    self.tx_gep(gep);
+                }
                 self.translate(inst);
                 self.m.ll.br(join);
                 self.m.ll.position_at_end(join);
