@@ -12,6 +12,17 @@ fn staticlib() -> std::path::PathBuf {
     lib
 }
 
+/// `nm ARGS lib`'s output (which must succeed).
+fn nm(args: &[&str], lib: &std::path::Path) -> String {
+    let out = Command::new("nm")
+        .args(args)
+        .arg(lib)
+        .output()
+        .expect("run nm");
+    assert!(out.status.success(), "nm {args:?} {}", lib.display());
+    String::from_utf8(out.stdout).expect("nm prints text")
+}
+
 #[test]
 fn c_program_links_every_declared_function() {
     let functions = support::header_functions();
@@ -61,14 +72,9 @@ fn c_program_links_every_declared_function() {
 
 #[test]
 fn every_exported_function_is_declared() {
-    let out = Command::new("nm")
-        .args(["--defined-only", "-g"])
-        .arg(staticlib())
-        .output()
-        .expect("run nm");
-    assert!(out.status.success());
+    let text = nm(&["--defined-only", "-g"], &staticlib());
     let declared = support::header_functions();
-    let mut exported: Vec<String> = String::from_utf8_lossy(&out.stdout)
+    let mut exported: Vec<String> = text
         .lines()
         .filter_map(|l| {
             let mut parts = l.split_whitespace();
@@ -95,13 +101,7 @@ fn every_exported_function_is_declared() {
 fn shared_library_exports_the_same_functions() {
     let so = support::build_runtime_libraries().join("libgimso.so");
     assert!(so.exists(), "{} not built", so.display());
-    let out = Command::new("nm")
-        .args(["-D", "--defined-only"])
-        .arg(&so)
-        .output()
-        .expect("run nm -D");
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = nm(&["-D", "--defined-only"], &so);
     let exported: Vec<&str> = text
         .lines()
         .filter_map(|l| l.split_whitespace().nth(2))
@@ -150,13 +150,8 @@ fn shared_library_exports_the_same_functions() {
 /// direct-call thunk) is exactly the library's `gimso.fn.*` exports.
 #[test]
 fn the_pass_knows_every_wrapper() {
-    let out = Command::new("nm")
-        .args(["--defined-only", "-g"])
-        .arg(staticlib())
-        .output()
-        .expect("run nm");
-    assert!(out.status.success());
-    let mut exported: Vec<String> = String::from_utf8_lossy(&out.stdout)
+    let text = nm(&["--defined-only", "-g"], &staticlib());
+    let mut exported: Vec<String> = text
         .lines()
         .filter_map(|l| {
             let name = l.split_whitespace().last()?;
@@ -191,28 +186,17 @@ fn wrapper_register_entries_are_exported() {
         (staticlib(), vec!["--defined-only", "-g"]),
         (so, vec!["-D", "--defined-only"]),
     ] {
-        let out = Command::new("nm")
-            .args(&flags)
-            .arg(&lib)
-            .output()
-            .expect("run nm");
-        assert!(out.status.success());
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = nm(&flags, &lib);
         let defined: Vec<&str> = text
             .lines()
             .filter(|l| l.split_whitespace().nth(1) == Some("T"))
             .filter_map(|l| l.split_whitespace().nth(2))
             .collect();
         for w in gimso_abi::DIRECT_WRAPPERS {
-            let symbol = format!(
-                "{}{}{}",
-                gimso_abi::SYMBOL_FN_PREFIX,
-                w.name,
-                gimso_abi::WRAPPER_DIRECT_SUFFIX
-            );
             assert!(
-                defined.contains(&symbol.as_str()),
-                "{symbol} not in {}",
+                defined.contains(&w.symbol),
+                "{} not in {}",
+                w.symbol,
                 lib.display()
             );
         }

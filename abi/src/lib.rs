@@ -283,8 +283,8 @@ pub const SYMBOL_FN_PREFIX: &str = "gimso.fn.";
 pub const SYMBOL_DIRECT_PREFIX: &str = "gimso.fd.";
 
 /// A C library wrapper with a register entry besides its generic one:
-/// `gimso.fn.NAME.direct`, a C-ABI function taking each pointer as two
-/// words (intval, lower) and returning a pointer as two (`gimso_ptr`).
+/// [`DirectWrapper::symbol`], the C prototype as a C-ABI function with each
+/// pointer argument and result a `gimso_ptr` (two words: intval, lower).
 /// The pass calls it, instead of the CC buffers and the generic entry, for
 /// a call whose LLVM function type is exactly [`DirectWrapper::ir_type`]
 /// (any other, a K&R declaration say, goes the generic way, which checks
@@ -295,10 +295,8 @@ pub struct DirectWrapper {
     pub name: &'static str,
     /// The LLVM type text of the C prototype on x86-64 (`ptr (i64)`).
     pub ir_type: &'static str,
-    /// Parameters: `P` a pointer (two words), `i` an i64, `w` an i32.
-    pub params: &'static str,
-    /// Result: `P` a pointer, `i` an i64, `w` an i32, `v` void.
-    pub ret: &'static str,
+    /// The register entry's symbol: `gimso.fn.NAME.direct`.
+    pub symbol: &'static str,
 }
 
 /// Suffix of a wrapper's register entry: `gimso.fn.NAME.direct`.
@@ -312,50 +310,42 @@ pub const DIRECT_WRAPPERS: &[DirectWrapper] = &[
     DirectWrapper {
         name: "malloc",
         ir_type: "ptr (i64)",
-        params: "i",
-        ret: "P",
+        symbol: "gimso.fn.malloc.direct",
     },
     DirectWrapper {
         name: "calloc",
         ir_type: "ptr (i64, i64)",
-        params: "ii",
-        ret: "P",
+        symbol: "gimso.fn.calloc.direct",
     },
     DirectWrapper {
         name: "realloc",
         ir_type: "ptr (ptr, i64)",
-        params: "Pi",
-        ret: "P",
+        symbol: "gimso.fn.realloc.direct",
     },
     DirectWrapper {
         name: "free",
         ir_type: "void (ptr)",
-        params: "P",
-        ret: "v",
+        symbol: "gimso.fn.free.direct",
     },
     DirectWrapper {
         name: "strlen",
         ir_type: "i64 (ptr)",
-        params: "P",
-        ret: "i",
+        symbol: "gimso.fn.strlen.direct",
     },
     DirectWrapper {
         name: "strcmp",
         ir_type: "i32 (ptr, ptr)",
-        params: "PP",
-        ret: "w",
+        symbol: "gimso.fn.strcmp.direct",
     },
     DirectWrapper {
         name: "memcmp",
         ir_type: "i32 (ptr, ptr, i64)",
-        params: "PPi",
-        ret: "w",
+        symbol: "gimso.fn.memcmp.direct",
     },
     DirectWrapper {
         name: "strchr",
         ir_type: "ptr (ptr, i32)",
-        params: "Pw",
-        ret: "P",
+        symbol: "gimso.fn.strchr.direct",
     },
 ];
 

@@ -24,3 +24,17 @@ fn generic_and_direct_symbols_name_the_c_function() {
     assert_eq!(compiled_function_name("gimso_store_ptr"), None);
     assert_eq!(compiled_function_name("main"), None);
 }
+
+#[test]
+fn wrapper_register_entries_are_named_from_the_wrapper() {
+    for w in gimso_abi::DIRECT_WRAPPERS {
+        let want = format!(
+            "{}{}{}",
+            gimso_abi::SYMBOL_FN_PREFIX,
+            w.name,
+            gimso_abi::WRAPPER_DIRECT_SUFFIX
+        );
+        assert_eq!(w.symbol, want);
+        assert_eq!(compiled_function_name(w.symbol), Some(w.name));
+    }
+}

@@ -17,7 +17,7 @@ use super::ModTx;
 use super::consts::{GlobalTx, Tx};
 use super::layout::{CcLayout, cc_layout, has_ptr, required_align, ret_bytes};
 use super::ll::{B, M, T, V};
-use super::runtime::{call, call_shaped, entry_type};
+use super::runtime::{call, entry_type};
 use super::{buffers, direct};
 use crate::escape::{AllocaHome, classify_allocas};
 use crate::intrinsics::{IntrinsicClass, classify};
@@ -2288,32 +2288,43 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// A call of a C library wrapper through its register entry
-    /// (`gimso.fn.NAME.direct`): pointers as (intval, capability) pairs, no
-    /// CC buffers, no exception word (wrappers never unwind).
+    /// (`gimso.fn.NAME.direct`): the C prototype with each pointer, argument
+    /// or result, as an (intval, capability) pair; no CC buffers, no
+    /// exception word (wrappers never unwind).
     fn wrapper_direct_call(&mut self, inst: V, w: &gimso_abi::DirectWrapper, args: &[Tx]) {
         self.m.stats.wrapper_direct_calls += 1;
         let ll = &self.m.ll;
-        let mut values = Vec::new();
-        for (shape, t) in w.params.chars().zip(args) {
+        let fnty = ll.called_fn_type(inst);
+        let is_ptr = |t: T| ll.kind(t) == LLVMTypeKind::LLVMPointerTypeKind;
+        let (mut params, mut values) = (Vec::new(), Vec::new());
+        for (&ty, t) in ll.fn_params(fnty).iter().zip(args) {
+            params.push(ty);
             values.push(t.int);
-            if shape == 'P' {
+            if is_ptr(ty) {
+                params.push(ty);
                 values.push(t.cap.unwrap_or_else(|| ll.null_ptr()));
             }
         }
-        let symbol = format!(
-            "{}{}{}",
-            gimso_abi::SYMBOL_FN_PREFIX,
-            w.name,
-            gimso_abi::WRAPPER_DIRECT_SUFFIX
-        );
-        let r = call_shaped(ll, &symbol, w.params, w.ret, &values);
-        let t = match w.ret {
-            "v" => None,
-            "P" => Some(Tx {
+        let ret = ll.fn_ret(fnty);
+        let rty = if is_ptr(ret) {
+            ll.struct_ty(&[ret, ret])
+        } else {
+            ret
+        };
+        let entry_ty = ll.fn_ty(rty, &params, false);
+        let f = ll
+            .get_function(w.symbol)
+            .unwrap_or_else(|| ll.runtime_fn(w.symbol, entry_ty));
+        let r = ll.call(entry_ty, f, &values);
+        let t = if ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
+            None
+        } else if is_ptr(ret) {
+            Some(Tx {
                 int: ll.extract_value(r, 0),
                 cap: Some(ll.extract_value(r, 1)),
-            }),
-            _ => Some(Tx::plain(r)),
+            })
+        } else {
+            Some(Tx::plain(r))
         };
         self.finish_call(inst, t);
     }

@@ -134,24 +134,6 @@ pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
     (fnty, f)
 }
 
-/// Calls `symbol`, a runtime function of the given shapes (the notation
-/// of [`SIGNATURES`]), declaring it on first use: the register entries of
-/// C library wrappers (`gimso_abi::DIRECT_WRAPPERS`).
-pub fn call_shaped(ll: &Ll, symbol: &str, params: &str, ret: &str, args: &[V]) -> V {
-    let r = match ret {
-        "v" => ll.void(),
-        "P" => ll.struct_ty(&[ll.ptr(), ll.ptr()]),
-        "i" => ll.i64(),
-        "w" => ll.i32(),
-        _ => ll.ptr(),
-    };
-    let fnty = ll.fn_ty(r, &shape(ll, params), false);
-    let f = ll
-        .get_function(symbol)
-        .unwrap_or_else(|| ll.runtime_fn(symbol, fnty));
-    ll.call(fnty, f, args)
-}
-
 /// Calls runtime entry point `name` with `args`.
 pub fn call(ll: &Ll, name: &str, args: &[V]) -> V {
     let (fnty, f) = runtime(ll, name);

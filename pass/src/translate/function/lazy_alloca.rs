@@ -264,15 +264,9 @@ impl FnTx<'_, '_, '_> {
     /// can go. Lazily made allocas are handled at their creation.
     pub(super) fn zeroes_fresh_alloca(&self, inst: V) -> bool {
         let ll = &self.m.ll;
-        if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
+        let Some((a, _)) = zero_fill(ll, inst) else {
             return false;
-        }
-        let mut a = ll.operand(inst, 0);
-        while ll.value_kind(a) == inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-            && ll.opcode(a) == LLVMOpcode::LLVMGetElementPtr
-        {
-            a = ll.operand(a, 0);
-        }
+        };
         if ll.value_kind(a) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
             || ll.opcode(a) != LLVMOpcode::LLVMAlloca
             || self.made_elsewhere(a)
@@ -370,9 +364,7 @@ impl FnTx<'_, '_, '_> {
                 // its first member): the addresses derived from the local
                 // are made here from the reused object too (and again
                 // after the join from the merged one).
-                for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
-                    self.tx_gep(gep);
-                }
+                self.make_derived_addresses(a);
                 self.translate(inst);
                 self.m.ll.br(join);
                 self.m.ll.position_at_end(join);
@@ -402,9 +394,15 @@ impl FnTx<'_, '_, '_> {
                     cap: Some(obj),
                 },
             );
-            for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
-                self.tx_gep(gep);
-            }
+            self.make_derived_addresses(a);
+        }
+    }
+
+    /// Translates the addresses derived from lazy alloca `a` (its
+    /// constant-offset GEPs) from `a`'s current value.
+    fn make_derived_addresses(&mut self, a: V) {
+        for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
+            self.tx_gep(gep);
         }
     }
 }
@@ -423,42 +421,51 @@ pub(super) fn alloca_bytes(ll: &Ll, a: V) -> u64 {
 /// program sets itself, as `-ftrivial-auto-var-init=zero` leaves Lua's
 /// `BuffFS { L; …}`): on a fresh, zeroed object it changes nothing.
 fn zeroes_within(ll: &Ll, inst: V, a: V) -> bool {
+    zero_fill(ll, inst).is_some_and(|(base, (off, n))| {
+        base == a
+            && off
+                .checked_add(n)
+                .is_some_and(|end| end <= alloca_bytes(ll, a))
+    })
+}
+
+/// For a non-volatile `memset` to zero of constant length whose address is
+/// a value or a chain of constant-index GEPs from it: that value, and the
+/// filled bytes' offset from it and count.
+fn zero_fill(ll: &Ll, inst: V) -> Option<(V, (u64, u64))> {
     if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
-        return false;
+        return None;
     }
     let callee = ll.called_value(inst);
     if !(ll.is_a(callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm.memset.")) {
-        return false;
+        return None;
     }
-    let (Some(off), Some(0), Some(n), Some(0)) = (
-        offset_in(ll, ll.operand(inst, 0), a),
+    let (Some(0), Some(n), Some(0)) = (
         ll.const_int_value(ll.operand(inst, 1)),
         ll.const_int_value(ll.operand(inst, 2)),
         ll.const_int_value(ll.operand(inst, 3)),
     ) else {
-        return false;
+        return None;
     };
-    u64::try_from(off).is_ok_and(|off| {
-        off.checked_add(n)
-            .is_some_and(|end| end <= alloca_bytes(ll, a))
-    })
+    let (base, off) = constant_offset(ll, ll.operand(inst, 0))?;
+    Some((base, (u64::try_from(off).ok()?, n)))
 }
 
-/// The constant byte offset of `p` from alloca `a`, when `p` is `a` or a
-/// chain of constant-index GEPs from it.
-fn offset_in(ll: &Ll, p: V, a: V) -> Option<i64> {
-    if p == a {
-        return Some(0);
-    }
+/// `p` as a base value plus a constant byte offset: the base of its chain
+/// of constant-index GEPs (itself, offset 0, when it is no GEP).
+fn constant_offset(ll: &Ll, p: V) -> Option<(V, i64)> {
     if ll.value_kind(p) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
         || ll.opcode(p) != LLVMOpcode::LLVMGetElementPtr
-        || ll.is_vector(ll.type_of(p))
     {
+        return Some((p, 0));
+    }
+    if ll.is_vector(ll.type_of(p)) {
         return None;
     }
     let idx: Vec<V> = (1..ll.num_operands(p)).map(|i| ll.operand(p, i)).collect();
     let here = ll.const_gep_offset(ll.gep_source_type(p), &idx)?;
-    offset_in(ll, ll.operand(p, 0), a)?.checked_add(here)
+    let (base, off) = constant_offset(ll, ll.operand(p, 0))?;
+    Some((base, off.checked_add(here)?))
 }
 
 /// The payload alignment of alloca `a`'s object.
