@@ -213,6 +213,13 @@ fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
     m.ll.is_a(v, f)
 }
 
+
+/// The header byte holding `FLAG_READONLY`, as an offset from `lower` (the
+/// aux word is the eight bytes below it, little-endian), and the flag's bit
+/// in that byte.
+const READONLY_BYTE: i64 = -8 + (FLAG_READONLY.trailing_zeros() / 8) as i64;
+const READONLY_BIT: u64 = FLAG_READONLY >> (FLAG_READONLY.trailing_zeros() / 8 * 8);
+
 impl FnTx<'_, '_, '_> {
     fn run(&mut self) {
         let old_blocks = self.m.ll.blocks(self.old);
@@ -786,17 +793,41 @@ impl FnTx<'_, '_, '_> {
         // branch, so its header can then be read directly. The bounds are
         // `addr >= lower` as a signed compare, so an address at or above
         // 2^63 fails there and `addr + size` cannot wrap in the unsigned
-        // compare with `upper` (objects lie far below 2^63). The other
-        // parts are one condition and one branch: all failure edges meet
-        // in one block that ends the path (a failed check never passes
-        // later: upper only shrinks, READONLY is never cleared), so nothing
-        // joins back and the optimiser sees straight-line code.
+        // compare with `upper` (objects lie far below 2^63). All failure
+        // edges meet in one block that ends the path (a failed check never
+        // passes later: upper only shrinks, READONLY is never cleared), so
+        // nothing joins back and the optimiser sees straight-line code.
         let ll = &self.m.ll;
         let bad = ll.append_block(self.new, "");
+        // Alignment and the read-only flag get a branch each: a masked
+        // zero test is one `test` only as the first condition of a chain
+        // (LLVM merges consecutive cheap branches into one `and` chain and
+        // computes the later masks in the first block, a copy and an `and`
+        // each), and two zero tests in one chain become an `or` of both
+        // masks. So alignment comes first, even before the null test (which
+        // needs no mask), and the read-only flag is a byte of the header
+        // tested in a block of its own (its load keeps it out of the
+        // chain).
+        if need.align {
+            let mis = ll.and(addr, ll.i64c(align - 1));
+            let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0));
+            let go = ll.append_block(self.new, "");
+            ll.cond_br(aligned, go, bad);
+            ll.position_at_end(go);
+        }
         if !need.nonnull {
             let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
             let go = ll.append_block(self.new, "");
             ll.cond_br(nonnull, go, bad);
+            ll.position_at_end(go);
+        }
+        if need.readonly {
+            let ll = &self.m.ll;
+            let flags = ll.load_header_byte(ll.gep_i8c(cap, READONLY_BYTE as u64));
+            let ro = ll.and(flags, ll.const_int(ll.i8(), READONLY_BIT));
+            let writable = ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.const_int(ll.i8(), 0));
+            let go = ll.append_block(self.new, "");
+            ll.cond_br(writable, go, bad);
             ll.position_at_end(go);
         }
         let hdr = ll.gep_i8(cap, ll.const_int(i64, (-16i64) as u64));
@@ -806,7 +837,7 @@ impl FnTx<'_, '_, '_> {
             (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
         };
         let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
-        let mut ok = match need.bounds {
+        let ok = match need.bounds {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
             // A global's or a stack object's size is a constant: one
             // unsigned compare of the offset (an address below `lower`
@@ -846,15 +877,6 @@ impl FnTx<'_, '_, '_> {
                 ll.and(wide, fits)
             }
         };
-        if need.align {
-            let mis = ll.and(addr, ll.i64c(align - 1));
-            ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0)));
-        }
-        if need.readonly {
-            let aux = ll.load_header(ll.gep_i8c(hdr, 8));
-            let ro = ll.and(aux, ll.i64c(FLAG_READONLY));
-            ok = ll.and(ok, ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.i64c(0)));
-        }
         let cont = ll.append_block(self.new, "");
         ll.cond_br(ok, cont, bad);
         let ll = &self.m.ll;

@@ -859,6 +859,12 @@ impl Ll {
         self.tag(l, "alias.scope");
         l
     }
+    /// Loads one byte of an object header (a flag byte of the aux word).
+    pub fn load_header_byte(&self, ptr: V) -> V {
+        let l = self.load(self.i8(), ptr, 1);
+        self.tag(l, "alias.scope");
+        l
+    }
     /// Marks a program access as not touching object headers.
     pub fn not_header(&self, inst: V) {
         self.tag(inst, "noalias");
