@@ -93,6 +93,15 @@ impl Location {
         }
     }
 
+    /// The instruction's own `!dbg` position, if it has one (no fallback).
+    pub fn own_source(inst: InstructionValue<'_>) -> Option<SourceLocation> {
+        let raw = inst.as_value_ref();
+        // SAFETY: `raw` is a live instruction of a module the caller borrows.
+        let has_loc = unsafe { !LLVMInstructionGetDebugLoc(raw).is_null() };
+        // SAFETY: `raw` is an instruction, the kind `debug_loc` accepts.
+        has_loc.then(|| unsafe { debug_loc(raw) }).flatten()
+    }
+
     /// The function's `DISubprogram` (file and line of its definition), if any.
     pub fn of_function(function: FunctionValue<'_>) -> Self {
         let raw = function.as_value_ref();

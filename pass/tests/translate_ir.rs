@@ -28,11 +28,35 @@ fn translate(ir: &str) -> String {
 }
 
 #[test]
-fn computed_goto_becomes_a_switch() {
+fn computed_goto_jumps_through_a_table_of_its_own_labels() {
     let out = translate(COMPUTED_GOTO);
-    assert!(out.contains("switch i64"), "{out}");
+    // The block numbers of the two destinations are ranks 1 and 2: a
+    // range test, then a table of the two code addresses and the failure
+    // block's (for the numbers in range that are no destination: none
+    // here), then a real indirectbr.
+    assert!(out.contains("icmp ult i64"), "{out}");
+    assert!(
+        out.contains("@gimso.indirectbr = private constant [2 x ptr]"),
+        "{out}"
+    );
+    assert!(out.contains("indirectbr ptr"), "{out}");
     assert!(out.contains("gimso_indirectbr_failed"), "{out}");
-    assert!(!out.contains("indirectbr ptr"), "{out}");
+    assert!(!out.contains("switch i64"), "{out}");
+}
+
+#[test]
+fn computed_goto_through_a_constant_table_reads_code_addresses_alongside() {
+    // `static const void *const t[]`: the load from @t keeps its bounds
+    // check, and the jump reads the same element of a table of code
+    // addresses instead of mapping the block number.
+    let out = translate(&COMPUTED_GOTO.replace("internal global", "internal constant"));
+    assert!(
+        out.contains("@gimso.indirectbr = private constant [2 x ptr]"),
+        "{out}"
+    );
+    assert!(out.contains("indirectbr ptr"), "{out}");
+    assert!(!out.contains("icmp ult i64"), "{out}");
+    assert!(out.contains("gimso_access_failed"), "{out}");
 }
 
 /// `GIMSO_TRANSLATE_FILE=x.ll cargo test -p gimso-pass --test translate_ir

@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAInlineAsm, LLVMIsAPHINode};
 use inkwell::llvm_sys::{
-    LLVMAtomicOrdering, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
+    LLVMAtomicOrdering, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
 };
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
@@ -213,7 +213,6 @@ fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
     m.ll.is_a(v, f)
 }
 
-
 /// The header byte holding `FLAG_READONLY`, as an offset from `lower` (the
 /// aux word is the eight bytes below it, little-endian), and the flag's bit
 /// in that byte.
@@ -357,6 +356,51 @@ impl FnTx<'_, '_, '_> {
         let inst = unsafe { InstructionValue::new(inst) };
         let rec = self.m.sites.record_for(self.m.module, inst);
         rec.as_value_ref()
+    }
+
+    /// The location of `indirectbr` `inst`: its own; or (clang gives it
+    /// none) that of the closest instruction before it in its block, the
+    /// computation of the target, once the optimiser has merged clang's
+    /// shared `indirectgoto` block into the `goto`'s; or that of the `goto`
+    /// branching to that block when every branch there is on one line.
+    fn goto_site(&mut self, inst: V) -> V {
+        // SAFETY: instructions of the old function are live.
+        let own = |v: V| Location::own_source(unsafe { InstructionValue::new(v) });
+        if own(inst).is_some() {
+            return self.site_of(inst);
+        }
+        let ll = &self.m.ll;
+        let home = ll.inst_block(inst);
+        let before = ll
+            .instructions(home)
+            .into_iter()
+            .take_while(|&i| i != inst)
+            .filter(|&i| {
+                // Debug records carry their variable's scope, not a line of
+                // code.
+                let dbg = ll.opcode(i) == LLVMOpcode::LLVMCall
+                    && ll.name(ll.called_value(i)).starts_with("llvm.dbg.");
+                !dbg && own(i).is_some()
+            })
+            .last();
+        if let Some(i) = before {
+            return self.site_of(i);
+        }
+        let preds: Vec<V> = ll
+            .blocks(self.old)
+            .into_iter()
+            .filter_map(|b| ll.terminator(b))
+            .filter(|&t| ll.successors(t).contains(&home))
+            .collect();
+        let lines: HashSet<u32> = preds
+            .iter()
+            .filter_map(|&t| own(t))
+            .map(|s| s.line)
+            .collect();
+        match (preds.first(), lines.len()) {
+            (Some(&first), 1) => self.site_of(first),
+            _ => self.site_of(inst),
+        }
     }
 
     /// The widened check planned for the current access at `root + off`
@@ -2546,27 +2590,135 @@ impl FnTx<'_, '_, '_> {
                 }
             }
             _ => {
-                // indirectbr: a switch over the block ids of its destinations.
+                // indirectbr: the address is a block number
+                // (`ModTx::block_id`); a valid one of a destination picks
+                // the destination's code address from a table and jumps
+                // through a real `indirectbr`, which the code generator can
+                // copy into each predecessor (a computed-goto interpreter
+                // keeps one indirect jump per handler). Anything else
+                // reaches the failure block.
                 let addr = self.tx(ll.operand(inst, 0)).int;
                 let ll = &self.m.ll;
                 let key = ll.ptrtoint(addr, ll.i64());
                 let bad = ll.append_block(self.new, "");
-                let mut cases = Vec::new();
+                let mut dests: Vec<(u64, B)> = Vec::new();
                 let mut seen = HashSet::new();
                 for &s in &succ {
                     if seen.insert(s) {
                         let id = self.m.block_id(self.old, s);
-                        cases.push((self.m.ll.i64c(id), self.block_map[&s]));
+                        dests.push((id, s));
                         self.edges.push((from, self.cur_old_block, s));
                     }
                 }
-                self.m.ll.switch(key, bad, &cases);
+                let lo = dests.iter().map(|d| d.0).min().unwrap_or(0);
+                let hi = dests.iter().map(|d| d.0).max().unwrap_or(0);
+                let span = hi.saturating_sub(lo) + 1;
+                let known = self.constant_dispatch(self.m.ll.operand(inst, 0), &dests, bad);
+                let ll = &self.m.ll;
+                if let Some(target) = known {
+                    let mut targets: Vec<B> = dests.iter().map(|d| self.block_map[&d.1]).collect();
+                    targets.push(bad);
+                    ll.indirect_br(target, &targets);
+                    let here = ll.insert_block();
+                    for e in self.edges.iter_mut().rev().take(dests.len()) {
+                        e.0 = here;
+                    }
+                } else if !dests.is_empty() && span <= 4 * dests.len() as u64 + 16 {
+                    let mut table = vec![ll.block_address(self.new, bad); span as usize];
+                    for &(id, s) in &dests {
+                        table[(id - lo) as usize] = ll.block_address(self.new, self.block_map[&s]);
+                    }
+                    let init = ll.const_array(ll.ptr(), &table);
+                    let g = ll.add_global(ll.type_of(init), "gimso.indirectbr");
+                    ll.set_initializer(g, init);
+                    ll.set_constant_global(g);
+                    ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
+                    let index = ll.sub(key, ll.i64c(lo));
+                    let valid = ll.icmp(LLVMIntPredicate::LLVMIntULT, index, ll.i64c(span));
+                    let go = ll.append_block(self.new, "");
+                    ll.cond_br(valid, go, bad);
+                    ll.position_at_end(go);
+                    let slot = ll.gep(ll.type_of(init), g, &[ll.i64c(0), index]);
+                    let target = ll.load(ll.ptr(), slot, 8);
+                    let mut targets: Vec<B> = dests.iter().map(|d| self.block_map[&d.1]).collect();
+                    targets.push(bad);
+                    ll.indirect_br(target, &targets);
+                    // The destinations' phis see the table block as their
+                    // predecessor.
+                    for e in self.edges.iter_mut().rev().take(dests.len()) {
+                        e.0 = go;
+                    }
+                } else {
+                    let cases: Vec<(V, B)> = dests
+                        .iter()
+                        .map(|&(id, s)| (ll.i64c(id), self.block_map[&s]))
+                        .collect();
+                    ll.switch(key, bad, &cases);
+                }
                 self.m.ll.position_at_end(bad);
-                let site = self.site();
-                call(&self.m.ll, "gimso_indirectbr_failed", &[key, site]);
-                self.m.ll.unreachable();
+                let site = self.goto_site(inst);
+                let ll = &self.m.ll;
+                call(ll, "gimso_indirectbr_failed", &[key, site]);
+                ll.unreachable();
             }
         }
+    }
+
+    /// The code address for `indirectbr (load (gep @G, i...))` when `@G` is
+    /// a constant array of this function's block addresses (a computed
+    /// goto's `static const void *const` table): the same element of a
+    /// parallel table of code addresses, so the jump needs no number
+    /// lookup. The load of `@G` stays, with its bounds check; elements that
+    /// are not destinations of this `indirectbr` lead to `bad`.
+    fn constant_dispatch(&mut self, addr: V, dests: &[(u64, B)], bad: B) -> Option<V> {
+        let ll = &self.m.ll;
+        if ll.value_kind(addr) != LLVMValueKind::LLVMInstructionValueKind
+            || ll.opcode(addr) != LLVMOpcode::LLVMLoad
+            || ll.is_volatile(addr)
+        {
+            return None;
+        }
+        let gep = ll.operand(addr, 0);
+        if ll.value_kind(gep) != LLVMValueKind::LLVMInstructionValueKind
+            || ll.opcode(gep) != LLVMOpcode::LLVMGetElementPtr
+        {
+            return None;
+        }
+        let table = ll.operand(gep, 0);
+        if ll.value_kind(table) != LLVMValueKind::LLVMGlobalVariableValueKind
+            || !ll.is_constant_global(table)
+        {
+            return None;
+        }
+        let init = ll.initializer(table)?;
+        if ll.value_kind(init) != LLVMValueKind::LLVMConstantArrayValueKind {
+            return None;
+        }
+        let mut codes = Vec::new();
+        for i in 0..ll.num_operands(init) {
+            let e = ll.operand(init, i);
+            if ll.value_kind(e) != LLVMValueKind::LLVMBlockAddressValueKind {
+                return None;
+            }
+            let b = ll.block_of_blockaddress(e);
+            let to = match dests.iter().find(|d| d.1 == b) {
+                Some(d) if ll.block_parent(b) == self.old => self.block_map[&d.1],
+                _ => bad,
+            };
+            codes.push(ll.block_address(self.new, to));
+        }
+        let src = ll.gep_source_type(gep);
+        let n = ll.num_operands(gep);
+        let idx: Vec<V> = (1..n).map(|i| self.m.ll.operand(gep, i)).collect();
+        let idx: Vec<V> = idx.into_iter().map(|v| self.tx(v).int).collect();
+        let ll = &self.m.ll;
+        let init = ll.const_array(ll.ptr(), &codes);
+        let g = ll.add_global(ll.type_of(init), "gimso.indirectbr");
+        ll.set_initializer(g, init);
+        ll.set_constant_global(g);
+        ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
+        let slot = ll.gep(src, g, &idx);
+        Some(ll.load(ll.ptr(), slot, 8))
     }
 
     fn fill_phis(&mut self) {

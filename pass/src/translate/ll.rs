@@ -784,6 +784,23 @@ impl Ll {
             s
         }
     }
+    /// `indirectbr addr, [dests]`.
+    pub fn indirect_br(&self, addr: V, dests: &[B]) -> V {
+        // SAFETY: builder positioned; `addr` is a pointer; the destinations
+        // are blocks of the current function.
+        unsafe {
+            let br = LLVMBuildIndirectBr(self.builder, addr, dests.len() as u32);
+            for &d in dests {
+                LLVMAddDestination(br, d);
+            }
+            br
+        }
+    }
+    /// The `blockaddress` constant of block `b` of function `f`.
+    pub fn block_address(&self, f: V, b: B) -> V {
+        // SAFETY: `b` is a block of function `f`.
+        unsafe { LLVMBlockAddress(f, b) }
+    }
     pub fn ret(&self, v: V) -> V {
         // SAFETY: builder positioned.
         unsafe { LLVMBuildRet(self.builder, v) }

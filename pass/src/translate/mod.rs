@@ -27,6 +27,7 @@ mod runtime;
 
 use std::collections::{HashMap, HashSet};
 
+use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 
 use crate::location::Location;
@@ -134,8 +135,11 @@ pub(crate) struct ModTx<'a, 'ctx> {
 }
 
 impl ModTx<'_, '_> {
-    /// A stable number for a block address: `indirectbr` becomes a switch
-    /// over these.
+    /// A stable number for a block address: the function's name hash above
+    /// bit 20, the block's rank plus one below. Ranks put the destinations
+    /// of the function's `indirectbr`s first, in order, so that one
+    /// `indirectbr` can map its numbers to code addresses through a dense
+    /// table (see `FnTx::tx_branch`).
     pub fn block_id(&mut self, f: V, b: B) -> u64 {
         if let Some(&id) = self.block_ids.get(&(f, b)) {
             return id;
@@ -145,10 +149,30 @@ impl ModTx<'_, '_> {
         for byte in name.bytes() {
             h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
         }
-        let index = self.ll.blocks(f).iter().position(|&x| x == b).unwrap_or(0) as u64;
-        let id = ((h & 0xffff_ffff) << 20) | (index + 1);
-        self.block_ids.insert((f, b), id);
-        id
+        let blocks = self.ll.blocks(f);
+        let mut order: Vec<B> = Vec::with_capacity(blocks.len());
+        let mut seen = HashSet::new();
+        for &blk in &blocks {
+            let Some(t) = self.ll.terminator(blk) else {
+                continue;
+            };
+            if self.ll.opcode(t) == LLVMOpcode::LLVMIndirectBr {
+                for d in self.ll.successors(t) {
+                    if seen.insert(d) {
+                        order.push(d);
+                    }
+                }
+            }
+        }
+        order.extend(blocks.iter().copied().filter(|blk| seen.insert(*blk)));
+        for (rank, &blk) in order.iter().enumerate() {
+            let id = ((h & 0xffff_ffff) << 20) | (rank as u64 + 1);
+            self.block_ids.insert((f, blk), id);
+        }
+        self.block_ids
+            .get(&(f, b))
+            .copied()
+            .unwrap_or((h & 0xffff_ffff) << 20)
     }
 
     pub fn error(&mut self, location: Location, construct: &str, why: &str) {
