@@ -1200,7 +1200,14 @@ impl FnTx<'_, '_, '_> {
         let i8t = ll.i8();
         let flag = ll
             .get_global(gimso_abi::MARKING_FLAG_SYMBOL)
-            .unwrap_or_else(|| ll.add_global(i8t, gimso_abi::MARKING_FLAG_SYMBOL));
+            .unwrap_or_else(|| {
+                let g = ll.add_global(i8t, gimso_abi::MARKING_FLAG_SYMBOL);
+                // gimso-cc links the runtime statically: the flag is in the
+                // same executable, read PC-relative (one `movzbl`) rather than
+                // through its GOT entry.
+                ll.set_visibility(g, inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
+                g
+            });
         let vnull = ll.icmp(
             LLVMIntPredicate::LLVMIntEQ,
             ll.ptrtoint(vcap, ll.i64()),
