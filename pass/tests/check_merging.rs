@@ -451,3 +451,38 @@ define i64 @f(ptr %p, i8 %i, i64 %j) {{
     assert_eq!((stats.checks, stats.narrowed_checks), (2, 1), "{out}");
     assert_eq!(body(&out).matches("icmp sge i64").count(), 2, "{out}");
 }
+
+#[test]
+fn alignment_is_tested_first_and_on_its_own_branch() {
+    let (_, out) = translate(&format!(
+        r#"{DECLS}
+define ptr @f(ptr %p) {{
+  %v = load ptr, ptr %p
+  ret ptr %v
+}}
+"#
+    ));
+    // The alignment test ends the block it is computed in (so the code
+    // generator makes it one `test` of the low byte), ahead of the null
+    // test and the bounds.
+    let start = out
+        .match_indices("define ")
+        .map(|(i, _)| i)
+        .find(|&i| {
+            out[i..]
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("@gimso.fd.f"))
+        })
+        .expect("the body");
+    let body = &out[start..];
+    let body = &body[..body.find("\n}").expect("its end")];
+    let mask = body.find(", 7\n").expect("an alignment mask");
+    let null = body.find("icmp ne i64").expect("a null test");
+    assert!(mask < null, "{out}");
+    let after = &body[mask..];
+    let line_end = |s: &str, from: usize| s[from..].find('\n').map_or(s.len(), |i| from + i);
+    let next = line_end(after, line_end(after, 0) + 1);
+    assert!(after[..next].contains("icmp eq i64"), "{out}");
+    assert!(after[next..].trim_start().starts_with("br i1"), "{out}");
+}
