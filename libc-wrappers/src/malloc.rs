@@ -4,9 +4,9 @@
 
 use gimso_abi::{FlightPtr, MAX_ALIGN, MAX_OBJECT_SIZE, MIN_ALIGN};
 use gimso_shadow::ObjRef;
-use gimso_shadow::free::{classify_free, free_at};
+use gimso_shadow::free::{classify_free, mark_freed};
 
-use crate::mem::{self, UNKNOWN};
+use crate::mem;
 use crate::{errno, wrapper};
 
 /// Allocates `size` bytes aligned to `align`, or sets ENOMEM and returns
@@ -24,6 +24,14 @@ fn check_free(p: FlightPtr) {
     if let Some(err) = classify_free(p) {
         crate::report::free(err, p);
     }
+}
+
+/// Frees non-null `p` after [`check_free`] accepted it.
+fn free_checked(p: FlightPtr) {
+    debug_assert!(p.intval != 0);
+    // SAFETY: check_free(p) returned (it reports and ends the program for
+    // anything `free` refuses), so classify_free(p) is None; p is non-null.
+    unsafe { mark_freed(p) }
 }
 
 /// Bytes accessible from the start of `p`'s object.
@@ -64,7 +72,7 @@ wrapper! {
         }
         check_free(p);
         if n == 0 {
-            free_at(p, UNKNOWN);
+            free_checked(p);
             return FlightPtr::NULL;
         }
         let q = allocate(n, MIN_ALIGN);
@@ -72,7 +80,7 @@ wrapper! {
             return q;
         }
         mem::memmove(q, p, object_size(p).min(n));
-        free_at(p, UNKNOWN);
+        free_checked(p);
         q
     }
 }
@@ -80,8 +88,10 @@ wrapper! {
 wrapper! {
     /// `void free(void *p)`.
     fn free(p: FlightPtr) -> () {
-        check_free(p);
-        free_at(p, UNKNOWN);
+        if p.intval != 0 {
+            check_free(p);
+            free_checked(p);
+        }
     }
 }
 

@@ -53,7 +53,19 @@ pub fn free_at(p: FlightPtr, loc: &SourceLocation) {
     if let Some(err) = classify_free(p) {
         report(err, p, Operation::Free, loc);
     }
-    // SAFETY: classify_free accepted p, so p.lower is a capability.
+    // SAFETY: classify_free accepted p.
+    unsafe { mark_freed(p) }
+}
+
+/// Frees `p`'s object, which the caller has just had [`classify_free`]
+/// accept (a wrapper that reports misuse at its caller's location itself).
+///
+/// # Safety
+/// `classify_free(p)` returned `None` and `p.intval != 0`: `p.lower` is a
+/// runtime-issued capability of a heap object.
+pub unsafe fn mark_freed(p: FlightPtr) {
+    debug_assert!(p.intval != 0 && p.lower != 0);
+    // SAFETY: by the contract, p.lower is a capability.
     let obj = unsafe { ObjRef::from_lower(p.lower) };
     let header = obj.header();
     // A plain store, not a CAS: a locked RMW would cost a third of the
