@@ -219,6 +219,12 @@ fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
 const READONLY_BYTE: i64 = -8 + (FLAG_READONLY.trailing_zeros() / 8) as i64;
 const READONLY_BIT: u64 = FLAG_READONLY >> (FLAG_READONLY.trailing_zeros() / 8 * 8);
 
+/// Bytes in a pointer word.
+const WORD_SIZE: u64 = 8;
+
+/// Longest constant `memcpy`/`memmove` done as word loads and stores.
+const INLINE_COPY_MAX: u64 = 64;
+
 impl FnTx<'_, '_, '_> {
     fn run(&mut self) {
         let old_blocks = self.m.ll.blocks(self.old);
@@ -2775,6 +2781,52 @@ impl FnTx<'_, '_, '_> {
         self.tx(o)
     }
 
+    /// A copy of `len` bytes (whole words, at most [`INLINE_COPY_MAX`]) from
+    /// `s` to `d` as pointer-word loads and stores when both addresses are
+    /// word-aligned (a struct assignment, SQLite's `Mem` copies): each word
+    /// takes its capability along, as the runtime's copy would, without the
+    /// call. All words are loaded before any is stored, so overlapping
+    /// ranges copy as `memmove` does. Leaves the builder in the block that
+    /// makes the runtime call for unaligned addresses, which must branch to
+    /// the returned join block.
+    fn inline_word_copy(&mut self, d: Tx, s: Tx, len: u64) -> B {
+        let ll = &self.m.ll;
+        let i64 = ll.i64();
+        let both = ll.or(ll.ptrtoint(d.int, i64), ll.ptrtoint(s.int, i64));
+        let mis = ll.and(both, ll.i64c(WORD_SIZE - 1));
+        let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0));
+        let words = ll.append_block(self.new, "");
+        let runtime = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        ll.cond_br(aligned, words, runtime);
+        ll.position_at_end(words);
+        // Alignment 1: the runtime path below takes unaligned copies, so
+        // what holds after the join is the bounds (which the runtime also
+        // checks before copying), never alignment.
+        self.check(s, len, 1, false);
+        self.check(d, len, 1, true);
+        let ptr = self.m.ll.ptr();
+        let mut loaded = Vec::new();
+        for i in 0..len / WORD_SIZE {
+            let at = Tx {
+                int: self.m.ll.gep_i8c(s.int, i * WORD_SIZE),
+                cap: s.cap,
+            };
+            loaded.push(self.load_value(ptr, at, false));
+        }
+        for (i, v) in loaded.into_iter().enumerate() {
+            let at = Tx {
+                int: self.m.ll.gep_i8c(d.int, i as u64 * WORD_SIZE),
+                cap: d.cap,
+            };
+            self.store_value(ptr, v, at, false);
+        }
+        self.m.ll.br(join);
+        self.m.ll.position_at_end(runtime);
+        self.m.stats.inline_copies += 1;
+        join
+    }
+
     fn tx_intrinsic(&mut self, inst: V, callee: V) {
         let name = self.m.ll.name(callee);
         let site = self.site();
@@ -2782,6 +2834,18 @@ impl FnTx<'_, '_, '_> {
         let n = name.as_str();
         if n.starts_with("llvm.memcpy") || n.starts_with("llvm.memmove") {
             let (d, s, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
+            let volatile = self.m.ll.const_int_value(self.m.ll.operand(inst, 3)) != Some(0);
+            let words = self
+                .m
+                .ll
+                .const_int_value(len.int)
+                .filter(|&l| (WORD_SIZE..=INLINE_COPY_MAX).contains(&l) && l % WORD_SIZE == 0);
+            let join = match words {
+                Some(l) if !volatile && !self.trusted_ptr(d) && !self.trusted_ptr(s) => {
+                    Some(self.inline_word_copy(d, s, l))
+                }
+                _ => None,
+            };
             let ll = &self.m.ll;
             let len = ll.int_cast(len.int, ll.i64());
             let (dc, sc) = (
@@ -2789,6 +2853,10 @@ impl FnTx<'_, '_, '_> {
                 s.cap.unwrap_or_else(|| ll.null_ptr()),
             );
             call(ll, "gimso_memmove_at", &[d.int, dc, s.int, sc, len, site]);
+            if let Some(join) = join {
+                ll.br(join);
+                ll.position_at_end(join);
+            }
         } else if n.starts_with("llvm.memset") && self.memset_private(inst) {
             self.m.stats.stack_memsets += 1;
         } else if n.starts_with("llvm.memset") && self.zeroes_fresh_alloca(inst) {

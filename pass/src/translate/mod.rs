@@ -74,6 +74,9 @@ pub struct TranslateStats {
     pub escaped_stack_copies: usize,
     /// `llvm.memset`s of private stack slots done in place.
     pub stack_memsets: usize,
+    /// Small constant-length copies done as word loads and stores when
+    /// both addresses are aligned.
+    pub inline_copies: usize,
     /// Allocas turned into heap capability objects.
     pub heap_allocas: usize,
     /// Of those, the ones created where first needed rather than at entry.
