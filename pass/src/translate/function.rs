@@ -220,7 +220,7 @@ const READONLY_BYTE: i64 = -8 + (FLAG_READONLY.trailing_zeros() / 8) as i64;
 const READONLY_BIT: u64 = FLAG_READONLY >> (FLAG_READONLY.trailing_zeros() / 8 * 8);
 
 /// Bytes in a pointer word.
-const WORD_SIZE: u64 = 8;
+const WORD_SIZE: u64 = gimso_abi::WORD_SIZE as u64;
 
 /// Longest constant `memcpy`/`memmove` done as word loads and stores.
 const INLINE_COPY_MAX: u64 = 64;
@@ -2626,47 +2626,46 @@ impl FnTx<'_, '_, '_> {
                 let lo = dests.iter().map(|d| d.0).min().unwrap_or(0);
                 let hi = dests.iter().map(|d| d.0).max().unwrap_or(0);
                 let span = hi.saturating_sub(lo) + 1;
-                let known = self.constant_dispatch(self.m.ll.operand(inst, 0), &dests, bad);
+                let target = match self.constant_dispatch(self.m.ll.operand(inst, 0), &dests, bad) {
+                    Some(t) => Some(t),
+                    None if !dests.is_empty() && span <= 4 * dests.len() as u64 + 16 => {
+                        let mut codes = vec![bad; span as usize];
+                        for &(id, s) in &dests {
+                            codes[(id - lo) as usize] = self.block_map[&s];
+                        }
+                        let table = self.code_table(&codes);
+                        let ll = &self.m.ll;
+                        let index = ll.sub(key, ll.i64c(lo));
+                        let valid = ll.icmp(LLVMIntPredicate::LLVMIntULT, index, ll.i64c(span));
+                        let go = ll.append_block(self.new, "");
+                        ll.cond_br(valid, go, bad);
+                        ll.position_at_end(go);
+                        let slot = ll.gep(ll.global_value_type(table), table, &[ll.i64c(0), index]);
+                        Some(ll.load(ll.ptr(), slot, 8))
+                    }
+                    None => None,
+                };
                 let ll = &self.m.ll;
-                if let Some(target) = known {
-                    let mut targets: Vec<B> = dests.iter().map(|d| self.block_map[&d.1]).collect();
-                    targets.push(bad);
-                    ll.indirect_br(target, &targets);
-                    let here = ll.insert_block();
-                    for e in self.edges.iter_mut().rev().take(dests.len()) {
-                        e.0 = here;
+                match target {
+                    Some(target) => {
+                        let mut targets: Vec<B> =
+                            dests.iter().map(|d| self.block_map[&d.1]).collect();
+                        targets.push(bad);
+                        ll.indirect_br(target, &targets);
+                        // The destinations' phis see the jump's block as
+                        // their predecessor.
+                        let here = ll.insert_block();
+                        for e in self.edges.iter_mut().rev().take(dests.len()) {
+                            e.0 = here;
+                        }
                     }
-                } else if !dests.is_empty() && span <= 4 * dests.len() as u64 + 16 {
-                    let mut table = vec![ll.block_address(self.new, bad); span as usize];
-                    for &(id, s) in &dests {
-                        table[(id - lo) as usize] = ll.block_address(self.new, self.block_map[&s]);
+                    None => {
+                        let cases: Vec<(V, B)> = dests
+                            .iter()
+                            .map(|&(id, s)| (ll.i64c(id), self.block_map[&s]))
+                            .collect();
+                        ll.switch(key, bad, &cases);
                     }
-                    let init = ll.const_array(ll.ptr(), &table);
-                    let g = ll.add_global(ll.type_of(init), "gimso.indirectbr");
-                    ll.set_initializer(g, init);
-                    ll.set_constant_global(g);
-                    ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
-                    let index = ll.sub(key, ll.i64c(lo));
-                    let valid = ll.icmp(LLVMIntPredicate::LLVMIntULT, index, ll.i64c(span));
-                    let go = ll.append_block(self.new, "");
-                    ll.cond_br(valid, go, bad);
-                    ll.position_at_end(go);
-                    let slot = ll.gep(ll.type_of(init), g, &[ll.i64c(0), index]);
-                    let target = ll.load(ll.ptr(), slot, 8);
-                    let mut targets: Vec<B> = dests.iter().map(|d| self.block_map[&d.1]).collect();
-                    targets.push(bad);
-                    ll.indirect_br(target, &targets);
-                    // The destinations' phis see the table block as their
-                    // predecessor.
-                    for e in self.edges.iter_mut().rev().take(dests.len()) {
-                        e.0 = go;
-                    }
-                } else {
-                    let cases: Vec<(V, B)> = dests
-                        .iter()
-                        .map(|&(id, s)| (ll.i64c(id), self.block_map[&s]))
-                        .collect();
-                    ll.switch(key, bad, &cases);
                 }
                 self.m.ll.position_at_end(bad);
                 let site = self.goto_site(inst);
@@ -2718,20 +2717,32 @@ impl FnTx<'_, '_, '_> {
                 Some(d) if ll.block_parent(b) == self.old => self.block_map[&d.1],
                 _ => bad,
             };
-            codes.push(ll.block_address(self.new, to));
+            codes.push(to);
         }
         let src = ll.gep_source_type(gep);
         let n = ll.num_operands(gep);
         let idx: Vec<V> = (1..n).map(|i| self.m.ll.operand(gep, i)).collect();
         let idx: Vec<V> = idx.into_iter().map(|v| self.tx(v).int).collect();
+        let table = self.code_table(&codes);
         let ll = &self.m.ll;
+        let slot = ll.gep(src, table, &idx);
+        Some(ll.load(ll.ptr(), slot, 8))
+    }
+
+    /// A private constant table of the code addresses of `blocks` (of the
+    /// new function), for an `indirectbr` to jump through.
+    fn code_table(&self, blocks: &[B]) -> V {
+        let ll = &self.m.ll;
+        let codes: Vec<V> = blocks
+            .iter()
+            .map(|&b| ll.block_address(self.new, b))
+            .collect();
         let init = ll.const_array(ll.ptr(), &codes);
         let g = ll.add_global(ll.type_of(init), "gimso.indirectbr");
         ll.set_initializer(g, init);
         ll.set_constant_global(g);
         ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
-        let slot = ll.gep(src, g, &idx);
-        Some(ll.load(ll.ptr(), slot, 8))
+        g
     }
 
     fn fill_phis(&mut self) {
