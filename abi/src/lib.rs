@@ -571,6 +571,20 @@ pub const THREAD_UNWIND_FRAMES_OFFSET: usize = offset_of!(ThreadAbi, unwind_fram
 /// Size of [`ThreadAbi`].
 pub const THREAD_ABI_SIZE: usize = size_of::<ThreadAbi>();
 
+/// Section that holds the fault maps of LLVM's implicit null checks in a
+/// gimso program: where a header load that doubles as a null test may
+/// fault, and where the code goes on when it does (the failure block). The
+/// back end renames LLVM's `.llvm_faultmaps` to it (same length, renamed in
+/// place) so that the linker gives the runtime `__start_`/`__stop_`
+/// symbols for it, and makes it writable so that position-independent
+/// links can relocate its absolute addresses.
+pub const FAULT_MAP_SECTION: &str = "gimso_faultmaps";
+/// The section LLVM writes the fault maps into.
+pub const LLVM_FAULT_MAP_SECTION: &str = ".llvm_faultmaps";
+const _: () = assert!(FAULT_MAP_SECTION.len() == LLVM_FAULT_MAP_SECTION.len());
+/// Version byte that starts every fault map (LLVM's format version 1).
+pub const FAULT_MAP_VERSION: u8 = 1;
+
 /// Name of the exported byte that is non-zero while the collector marks;
 /// the store barrier's fast path is one load of it and a branch.
 pub const MARKING_FLAG_SYMBOL: &str = "gimso_gc_marking";

@@ -42,6 +42,7 @@ pub mod locale;
 pub mod malloc;
 pub mod math;
 pub mod mem;
+pub mod null_faults;
 pub mod object;
 pub mod posix;
 pub mod pthread;

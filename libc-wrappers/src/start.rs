@@ -66,6 +66,7 @@ pub unsafe extern "C" fn gimso_start_main(
     main_lower: usize,
 ) -> c_int {
     gimso_gc::attach();
+    crate::null_faults::install();
     stdio::register_streams();
     crate::getopt::register_globals();
     let main = Callee::from_parts(main_entry, main_lower);

@@ -35,14 +35,21 @@ fn codegen_level(level: &str) -> OptimizationLevel {
     }
 }
 
-/// `unreachable` becomes a trap instruction, as with clang's
-/// `-mllvm -trap-unreachable`: control never falls off the end of a
-/// function into whatever follows it.
-fn enable_trap_unreachable() {
+/// LLVM's code-generation options: `unreachable` becomes a trap
+/// instruction, as with clang's `-mllvm -trap-unreachable` (control never
+/// falls off the end of a function into whatever follows it), and implicit
+/// null checks are on.
+fn set_codegen_options() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let args = [c"gimso-cc".as_ptr(), c"-trap-unreachable".as_ptr()];
-        // SAFETY: two NUL-terminated strings that outlive the call; LLVM
+        let args = [
+            c"gimso-cc".as_ptr(),
+            c"-trap-unreachable".as_ptr(),
+            // Null tests of capabilities marked `make.implicit` fold into
+            // the header load after them ([`crate::fault_map`]).
+            c"-enable-implicit-null-checks".as_ptr(),
+        ];
+        // SAFETY: NUL-terminated strings that outlive the call; LLVM
         // copies what it keeps. Called once, before any target machine
         // exists, as LLVM requires of command-line option parsing.
         unsafe {
@@ -58,7 +65,7 @@ fn enable_trap_unreachable() {
 /// A position-independent x86-64 target machine for the host triple (the
 /// module's own `PIC Level`/`PIE Level` flags refine it as clang's would).
 fn target_machine(level: &str) -> Result<TargetMachine, String> {
-    enable_trap_unreachable();
+    set_codegen_options();
     Target::initialize_x86(&InitializationConfig::default());
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
@@ -87,8 +94,9 @@ pub fn emit_object(module: &Module<'_>, level: &str, out: &Path) -> Result<(), S
     let buffer = machine
         .write_to_memory_buffer(module, FileType::Object)
         .map_err(|e| e.to_string())?;
-    std::fs::write(out, buffer.as_slice())
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))
+    let mut object = buffer.as_slice().to_vec();
+    crate::fault_map::retarget(&mut object)?;
+    std::fs::write(out, object).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }
 
 /// Puts `llvm.global_ctors`/`llvm.global_dtors` into `.init_array.N` /

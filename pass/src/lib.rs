@@ -51,6 +51,7 @@ pub mod atomic_ptr;
 pub mod backend;
 pub mod driver;
 pub mod escape;
+pub mod fault_map;
 pub mod intrinsics;
 pub mod inttoptr;
 mod ir;

@@ -27,6 +27,7 @@ define i64 @g() {
 "#,
         &TranslateOptions {
             direct_calls: false,
+            ..TranslateOptions::default()
         },
     );
     assert_eq!((stats.direct_bodies, stats.direct_calls), (0, 0), "{out}");
@@ -306,6 +307,7 @@ define i64 @v(ptr %fp) {
         ir,
         &TranslateOptions {
             direct_calls: false,
+            ..TranslateOptions::default()
         },
     );
     assert_eq!(stats.indirect_fast_paths, 0, "{out}");
@@ -369,6 +371,7 @@ define ptr @f() {
         "declare void @free(ptr)\ndefine void @f(ptr %p) {\n  call void @free(ptr %p)\n  ret void\n}\n",
         &TranslateOptions {
             direct_calls: false,
+            ..TranslateOptions::default()
         },
     );
     assert_eq!(stats.wrapper_direct_calls, 0, "{out}");

@@ -540,6 +540,7 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
     }
     let options = TranslateOptions {
         direct_calls: opts.direct_calls,
+        implicit_null_checks: opts.output == IrOutput::Object,
     };
     let stats = match translate_module_with(&module, &options) {
         Ok(stats) => stats,

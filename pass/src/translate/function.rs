@@ -847,6 +847,20 @@ impl FnTx<'_, '_, '_> {
         // edges meet in one block that ends the path (a failed check never
         // passes later: upper only shrinks, READONLY is never cleared), so
         // nothing joins back and the optimiser sees straight-line code.
+        // The null test is one the code generator may fold into the first
+        // header load after it (LLVM's implicit null checks, see
+        // `Ll::make_implicit`): a null capability's header lies in the
+        // top page of the address space, so the load faults and the
+        // runtime's fault handler (`gimso_libc_wrappers::null_faults`)
+        // resumes at the failure block. Three shapes let the fold happen:
+        // the alignment test fails into a block of its own (sharing the
+        // null test's would make `simplifycfg` merge both tests into one
+        // branch, which drops the mark); `upper` is compared first; and it
+        // is compared as `addr < upper - (size - 1)`, so the header load
+        // depends on nothing computed from the address (LLVM does not fold
+        // a null test past an instruction that reads a register the
+        // failure block uses).
+        let implicit = !need.nonnull && self.m.options.implicit_null_checks;
         let ll = &self.m.ll;
         let bad = ll.append_block(self.new, "");
         // Alignment and the read-only flag get a branch each: a masked
@@ -862,13 +876,28 @@ impl FnTx<'_, '_, '_> {
             let mis = ll.and(addr, ll.i64c(align - 1));
             let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0));
             let go = ll.append_block(self.new, "");
-            ll.cond_br(aligned, go, bad);
+            if implicit {
+                let misaligned = ll.append_block(self.new, "");
+                ll.cond_br(aligned, go, misaligned);
+                ll.position_at_end(misaligned);
+                call(
+                    ll,
+                    "gimso_access_failed",
+                    &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
+                );
+                ll.unreachable();
+            } else {
+                ll.cond_br(aligned, go, bad);
+            }
             ll.position_at_end(go);
         }
         if !need.nonnull {
             let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
             let go = ll.append_block(self.new, "");
-            ll.cond_br(nonnull, go, bad);
+            let br = ll.cond_br(nonnull, go, bad);
+            if implicit {
+                ll.make_implicit(br);
+            }
             ll.position_at_end(go);
         }
         if need.readonly {
@@ -887,6 +916,18 @@ impl FnTx<'_, '_, '_> {
             (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
         };
         let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
+        // `baddr + bsize <= upper`; after a foldable null test as
+        // `baddr < upper - (bsize - 1)` (`upper` is a real address, at
+        // least 64 KiB, and `bsize` below that: no wrap).
+        let below = |ll: &super::ll::Ll| {
+            if implicit && bsize > 0 {
+                let last = ll.sub(upper(ll), ll.i64c(bsize - 1));
+                ll.icmp(LLVMIntPredicate::LLVMIntULT, baddr, last)
+            } else {
+                let end = ll.add_i64(baddr, ll.i64c(bsize));
+                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll))
+            }
+        };
         let ok = match need.bounds {
             Bounds::Known => ll.const_int(ll.i1_ty(), 1),
             // A global's or a stack object's size is a constant: one
@@ -906,15 +947,13 @@ impl FnTx<'_, '_, '_> {
             // The other end passed through the same root at a nearby
             // offset: the address is near the object, nothing wraps.
             Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
-            Bounds::Upper => {
-                let end = ll.add_i64(baddr, ll.i64c(bsize));
-                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll))
-            }
+            Bounds::Upper => below(ll),
             Bounds::Both if bsize < MIN_OBJECT_ADDRESS => {
+                // `upper` first: its header load is the one a null test
+                // folds into.
+                let below = below(ll);
                 let above = ll.icmp(LLVMIntPredicate::LLVMIntSGE, baddr, lower);
-                let end = ll.add_i64(baddr, ll.i64c(bsize));
-                let below = ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll));
-                ll.and(above, below)
+                ll.and(below, above)
             }
             Bounds::Both => {
                 // A huge access: the offset is compared with the object's

@@ -931,6 +931,19 @@ impl Ll {
         }
         br
     }
+    /// Marks a null test's branch as one code generation may fold into
+    /// the first memory access of its non-null successor (LLVM's implicit
+    /// null checks): the access faults when the pointer is null and the
+    /// runtime's fault handler resumes at the null successor.
+    pub fn make_implicit(&self, br: V) {
+        // SAFETY: the context is live; `br` is a branch instruction.
+        unsafe {
+            let node = LLVMMDNodeInContext2(self.ctx, std::ptr::null_mut(), 0);
+            let kind = "make.implicit";
+            let id = LLVMGetMDKindIDInContext(self.ctx, kind.as_ptr().cast(), kind.len() as u32);
+            LLVMSetMetadata(br, id, LLVMMetadataAsValue(self.ctx, node));
+        }
+    }
     pub fn add_i64(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }

@@ -95,11 +95,20 @@ pub struct TranslateOptions {
     /// Give bodies direct (register) entries and call them directly when
     /// the types agree ([`direct`]); `-fno-gimso-direct-calls` turns it off.
     pub direct_calls: bool,
+    /// Shape null tests so that code generation can fold them into header
+    /// loads (LLVM's implicit null checks). Only the in-process back end
+    /// turns that folding on and moves its fault map where the runtime
+    /// finds it ([`crate::backend`]); through clang the tests stay
+    /// explicit, so the driver sets this for in-process objects only.
+    pub implicit_null_checks: bool,
 }
 
 impl Default for TranslateOptions {
     fn default() -> Self {
-        TranslateOptions { direct_calls: true }
+        TranslateOptions {
+            direct_calls: true,
+            implicit_null_checks: true,
+        }
     }
 }
 
