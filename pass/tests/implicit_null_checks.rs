@@ -58,6 +58,14 @@ fn in_process_objects_carry_a_writable_retained_fault_map() {
 }
 
 #[test]
+fn shared_library_code_keeps_explicit_null_tests() {
+    // The runtime's fault handler reads the executable's map only.
+    let obj = compile("pic", &["-O2", "-fPIC"]);
+    assert_eq!(find_section(&obj, FAULT_MAP_SECTION), None);
+    assert_eq!(find_section(&obj, LLVM_FAULT_MAP_SECTION), None);
+}
+
+#[test]
 fn objects_from_clang_keep_explicit_null_tests() {
     // A target option sends the translated bitcode through clang, which
     // does not fold null tests: no fault map, in either name.

@@ -448,6 +448,9 @@ pub struct PassOptions<'a> {
     pub verbose: bool,
     /// Direct (register) entries between compiled functions.
     pub direct_calls: bool,
+    /// Null tests that code generation may fold into header loads
+    /// ([`TranslateOptions::implicit_null_checks`]).
+    pub implicit_null_checks: bool,
 }
 
 /// Loads `input`, checks, prepares, translates and verifies it, and writes
@@ -540,7 +543,7 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
     }
     let options = TranslateOptions {
         direct_calls: opts.direct_calls,
-        implicit_null_checks: opts.output == IrOutput::Object,
+        implicit_null_checks: opts.implicit_null_checks && opts.output == IrOutput::Object,
     };
     let stats = match translate_module_with(&module, &options) {
         Ok(stats) => stats,
@@ -1456,6 +1459,12 @@ impl Driver<'_> {
                 output: ir_kind,
                 verbose: inv.verbose,
                 direct_calls: inv.direct_calls,
+                // Code for shared libraries keeps explicit null tests: the
+                // fault handler reads the executable's fault map only.
+                implicit_null_checks: !inv
+                    .compile_flags
+                    .iter()
+                    .any(|f| matches!(f.as_str(), "-fPIC" | "-fpic")),
             },
         )?;
 
