@@ -33,79 +33,77 @@ fn u64_at(b: &[u8], at: usize) -> Option<u64> {
 /// The flags and size of the section named `name` in the ELF64
 /// little-endian object `obj`, if it has one.
 pub fn find_section(obj: &[u8], name: &str) -> Option<(u64, u64)> {
-    let mut copy = obj.to_vec();
-    let mut found = None;
-    sections(&mut copy, |o, at, header| {
-        if o.get(at..at + name.len()) == Some(name.as_bytes()) && o.get(at + name.len()) == Some(&0)
-        {
-            found = Some((u64_at(o, header + 8)?, u64_at(o, header + 0x20)?));
-        }
-        Some(())
-    })
-    .ok()?;
-    found
+    let (_, header) = sections(obj)
+        .ok()?
+        .into_iter()
+        .find(|&(at, _)| named(obj, at, name))?;
+    Some((u64_at(obj, header + 8)?, u64_at(obj, header + 0x20)?))
 }
 
 /// Renames and re-flags the fault map section of the ELF64 little-endian
 /// object `obj`; returns whether it had one. A malformed object is an
 /// error (the back end produced it, so that is a gimso bug).
 pub fn retarget(obj: &mut [u8]) -> Result<bool, String> {
-    let old = LLVM_FAULT_MAP_SECTION.as_bytes();
     let mut found = false;
-    sections(obj, |o, at, header| {
-        // The name, NUL-terminated (another section's name may end with
-        // it and share the bytes: `.rela.llvm_faultmaps`).
-        if o.get(at..at + old.len()) != Some(old) || o.get(at + old.len()) != Some(&0) {
-            return Some(());
+    for (at, header) in sections(obj)? {
+        // Another section's name may end with this one and share its
+        // bytes (`.rela.llvm_faultmaps`): it is renamed along, harmlessly.
+        if !named(obj, at, LLVM_FAULT_MAP_SECTION) {
+            continue;
         }
-        o[at..at + old.len()].copy_from_slice(FAULT_MAP_SECTION.as_bytes());
-        let flags = u64_at(o, header + 8)?;
-        o[header + 8..header + 16]
+        let flags = u64_at(obj, header + 8).ok_or_else(malformed)?;
+        obj[at..at + FAULT_MAP_SECTION.len()].copy_from_slice(FAULT_MAP_SECTION.as_bytes());
+        obj[header + 8..header + 16]
             .copy_from_slice(&(flags | SHF_WRITE | SHF_GNU_RETAIN).to_le_bytes());
         found = true;
-        Some(())
-    })?;
+    }
     Ok(found)
 }
 
-/// Calls `each(obj, name offset, section header offset)` for every
-/// section of `obj`.
-fn sections(
-    obj: &mut [u8],
-    mut each: impl FnMut(&mut [u8], usize, usize) -> Option<()>,
-) -> Result<(), String> {
-    let bad = || "the object file is not the ELF64 file code generation should write".to_owned();
+fn malformed() -> String {
+    "the object file is not the ELF64 file code generation should write".to_owned()
+}
+
+/// Whether the NUL-terminated string at `at` is `name`.
+fn named(obj: &[u8], at: usize, name: &str) -> bool {
+    obj.get(at..at + name.len()) == Some(name.as_bytes()) && obj.get(at + name.len()) == Some(&0)
+}
+
+/// (name offset, section header offset) of every section of `obj`.
+fn sections(obj: &[u8]) -> Result<Vec<(usize, usize)>, String> {
     if obj.get(0..6) != Some(b"\x7fELF\x02\x01".as_slice()) {
-        return Err(bad());
+        return Err(malformed());
     }
-    let shoff = u64_at(obj, 0x28).ok_or_else(bad)? as usize;
-    let shentsize = u16_at(obj, 0x3a).ok_or_else(bad)? as usize;
-    let mut shnum = u16_at(obj, 0x3c).ok_or_else(bad)? as usize;
-    let mut shstrndx = u16_at(obj, 0x3e).ok_or_else(bad)? as usize;
+    let field = |v: Option<u64>| v.map(|v| v as usize).ok_or_else(malformed);
+    let shoff = field(u64_at(obj, 0x28))?;
+    let shentsize = field(u16_at(obj, 0x3a).map(u64::from))?;
+    let mut shnum = field(u16_at(obj, 0x3c).map(u64::from))?;
+    let mut shstrndx = field(u16_at(obj, 0x3e).map(u64::from))?;
     if shentsize < 0x40 {
-        return Err(bad());
+        return Err(malformed());
     }
     // Extended numbering keeps the real counts in section 0.
     if shnum == 0 && shoff != 0 {
-        shnum = u64_at(obj, shoff + 0x20).ok_or_else(bad)? as usize;
+        shnum = field(u64_at(obj, shoff + 0x20))?;
     }
     if shstrndx == 0xffff {
-        shstrndx = u32_at(obj, shoff + 0x28).ok_or_else(bad)? as usize;
+        shstrndx = field(u32_at(obj, shoff + 0x28).map(u64::from))?;
+    }
+    if shstrndx >= shnum {
+        return Err(malformed());
     }
     let header = |i: usize| shoff + i * shentsize;
-    if shstrndx >= shnum {
-        return Err(bad());
-    }
-    let strtab = u64_at(obj, header(shstrndx) + 0x18).ok_or_else(bad)? as usize;
-    let strtab_size = u64_at(obj, header(shstrndx) + 0x20).ok_or_else(bad)? as usize;
-    for i in 0..shnum {
-        let name = u32_at(obj, header(i)).ok_or_else(bad)? as usize;
-        if name >= strtab_size {
-            return Err(bad());
-        }
-        each(obj, strtab + name, header(i)).ok_or_else(bad)?;
-    }
-    Ok(())
+    let strtab = field(u64_at(obj, header(shstrndx) + 0x18))?;
+    let strtab_size = field(u64_at(obj, header(shstrndx) + 0x20))?;
+    (0..shnum)
+        .map(|i| {
+            let name = field(u32_at(obj, header(i)).map(u64::from))?;
+            if name >= strtab_size {
+                return Err(malformed());
+            }
+            Ok((strtab + name, header(i)))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -861,6 +861,16 @@ impl FnTx<'_, '_, '_> {
         // a null test past an instruction that reads a register the
         // failure block uses).
         let implicit = !need.nonnull && self.m.options.implicit_null_checks;
+        // The report of this access; it ends the program (the runtime
+        // never returns from it).
+        let fail = |ll: &super::ll::Ll| {
+            call(
+                ll,
+                "gimso_access_failed",
+                &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
+            );
+            ll.unreachable();
+        };
         let ll = &self.m.ll;
         let bad = ll.append_block(self.new, "");
         // Alignment and the read-only flag get a branch each: a masked
@@ -880,12 +890,7 @@ impl FnTx<'_, '_, '_> {
                 let misaligned = ll.append_block(self.new, "");
                 ll.cond_br(aligned, go, misaligned);
                 ll.position_at_end(misaligned);
-                call(
-                    ll,
-                    "gimso_access_failed",
-                    &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
-                );
-                ll.unreachable();
+                fail(ll);
             } else {
                 ll.cond_br(aligned, go, bad);
             }
@@ -991,13 +996,7 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let ll = &self.m.ll;
-        call(
-            ll,
-            "gimso_access_failed",
-            &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
-        );
-        // The report ends the program (the runtime never returns from it).
-        ll.unreachable();
+        fail(ll);
         ll.position_at_end(cont);
     }
 
