@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAInlineAsm, LLVMIsAPHINode};
+use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAInlineAsm};
 use inkwell::llvm_sys::{
     LLVMAtomicOrdering, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
 };
@@ -56,6 +56,9 @@ struct FnTx<'a, 'b, 'ctx> {
     block_map: HashMap<B, B>,
     /// (new predecessor, old predecessor, old successor) of every new edge.
     edges: Vec<(B, B, B)>,
+    /// Retreating edges (old source, old target) in reverse post-order,
+    /// and the block polling the safepoint on each, once made.
+    back_edges: HashMap<(B, B), Option<B>>,
     /// Old phi → its new int and cap phis.
     phis: Vec<(V, Tx)>,
     /// Old integer phi → its capability phi (inttoptr inference).
@@ -162,6 +165,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         vals: HashMap::new(),
         block_map: HashMap::new(),
         edges: Vec::new(),
+        back_edges: HashMap::new(),
         phis: Vec::new(),
         int_cap_phis: Vec::new(),
         intcaps: HashMap::new(),
@@ -246,8 +250,12 @@ impl FnTx<'_, '_, '_> {
         self.set_loc_line0();
         self.prologue();
         self.m.ll.br(self.block_map[&first]);
-        // Loop headers: targets of retreating edges in reverse post-order.
-        let mut headers = HashSet::new();
+        // Retreating edges: a loop polls the safepoint on its back edges
+        // (`branch_target`), after the iteration's work, not at the top of
+        // its header: the loop-invariant parts of the checks at the top of
+        // the body are then the first thing an iteration does, and the
+        // latch's exit test stays one branch.
+        let mut latches = HashSet::new();
         let mut preds: HashMap<B, Vec<B>> = HashMap::new();
         for &b in &order {
             if let Some(term) = self.m.ll.terminator(b) {
@@ -258,7 +266,8 @@ impl FnTx<'_, '_, '_> {
                     }
                     if let (Some(&is), Some(&ib)) = (rpo_index.get(&s), rpo_index.get(&b)) {
                         if is <= ib {
-                            headers.insert(s);
+                            latches.insert(b);
+                            self.back_edges.insert((b, s), None);
                         }
                     }
                 }
@@ -278,13 +287,19 @@ impl FnTx<'_, '_, '_> {
                 self.checked.add_lasting(&dom.lasting());
             }
             let insts = self.m.ll.instructions(b);
-            let mut polled = !headers.contains(&b);
+            let term = self.m.ll.terminator(b);
             for inst in insts {
-                let is_phi = is_a(self.m, inst, LLVMIsAPHINode);
-                if !polled && !is_phi {
+                // Branches and switches poll on their back edges; any other
+                // terminator of a latch polls before it.
+                if Some(inst) == term
+                    && latches.contains(&b)
+                    && !matches!(
+                        self.m.ll.opcode(inst),
+                        LLVMOpcode::LLVMBr | LLVMOpcode::LLVMSwitch
+                    )
+                {
                     self.set_loc_line0();
                     self.pollcheck();
-                    polled = true;
                 }
                 self.cur_old = inst;
                 self.set_loc(inst);
@@ -748,7 +763,12 @@ impl FnTx<'_, '_, '_> {
         let quiet = ll.icmp(LLVMIntPredicate::LLVMIntEQ, req, ll.i64c(0));
         let thread = self.thread;
         self.guard(quiet, |s| {
-            call(&s.m.ll, "gimso_pollcheck_slow", &[thread]);
+            // The safepoint may run signal handlers and collector work,
+            // which may write any program memory, but headers only as a
+            // racing `free` would (sweeping touches unreachable objects
+            // only): header loads may move across it, out of loops.
+            let c = call(&s.m.ll, "gimso_pollcheck_slow", &[thread]);
+            s.m.ll.not_header(c);
             false
         });
     }
@@ -921,11 +941,13 @@ impl FnTx<'_, '_, '_> {
             (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
         };
         let upper = |ll: &super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
-        // `baddr + bsize <= upper`; after a foldable null test as
-        // `baddr < upper - (bsize - 1)` (`upper` is a real address, at
-        // least 64 KiB, and `bsize` below that: no wrap).
+        // `baddr + bsize <= upper`, compared as `baddr < upper - (bsize -
+        // 1)` (`upper` is a real address, at least 64 KiB, and `bsize`
+        // below that: no wrap): the subtraction is loop-invariant where
+        // `upper` is, and the header load depends on nothing computed from
+        // the address, which a foldable null test needs.
         let below = |ll: &super::ll::Ll| {
-            if implicit && bsize > 0 {
+            if bsize > 0 && bsize < MIN_OBJECT_ADDRESS {
                 let last = ll.sub(upper(ll), ll.i64c(bsize - 1));
                 ll.icmp(LLVMIntPredicate::LLVMIntULT, baddr, last)
             } else {
@@ -2602,8 +2624,33 @@ impl FnTx<'_, '_, '_> {
     /// An unconditional branch to the translation of old block `to`.
     fn edge_to(&mut self, to: B) {
         let from = self.m.ll.insert_block();
+        let target = self.branch_target(from, to);
+        self.m.ll.br(target);
+    }
+
+    /// Where a branch from new block `from` to old block `to` goes: the
+    /// translation of `to`, or on a back edge a block that polls the
+    /// safepoint and then goes there (one per edge). Records the edge that
+    /// reaches `to`'s phis.
+    fn branch_target(&mut self, from: B, to: B) -> B {
+        let edge = (self.cur_old_block, to);
+        let Some(made) = self.back_edges.get(&edge).copied() else {
+            self.edges.push((from, self.cur_old_block, to));
+            return self.block_map[&to];
+        };
+        if let Some(poll) = made {
+            return poll;
+        }
+        let poll = self.m.ll.append_block(self.new, "");
+        self.back_edges.insert(edge, Some(poll));
+        self.m.ll.position_at_end(poll);
+        self.set_loc_line0();
+        self.pollcheck();
+        let last = self.m.ll.insert_block();
         self.m.ll.br(self.block_map[&to]);
-        self.edges.push((from, self.cur_old_block, to));
+        self.edges.push((last, self.cur_old_block, to));
+        self.m.ll.position_at_end(from);
+        poll
     }
 
     fn tx_branch(&mut self, inst: V) {
@@ -2617,28 +2664,26 @@ impl FnTx<'_, '_, '_> {
             }
             LLVMOpcode::LLVMBr => {
                 let c = self.tx(self.m.ll.operand(inst, 0)).int;
-                let ll = &self.m.ll;
-                ll.cond_br(c, self.block_map[&succ[0]], self.block_map[&succ[1]]);
-                for s in succ {
-                    self.edges.push((from, self.cur_old_block, s));
-                }
+                let (t, f) = (
+                    self.branch_target(from, succ[0]),
+                    self.branch_target(from, succ[1]),
+                );
+                self.m.ll.cond_br(c, t, f);
             }
             LLVMOpcode::LLVMSwitch => {
                 let c = self.tx(ll.operand(inst, 0)).int;
-                let ll = &self.m.ll;
-                let n = ll.num_operands(inst);
+                let n = self.m.ll.num_operands(inst);
                 let mut cases = Vec::new();
                 let mut i = 2;
                 while i + 1 < n {
+                    let ll = &self.m.ll;
                     let val = ll.operand(inst, i);
                     let dest = ll.value_as_block(ll.operand(inst, i + 1));
-                    cases.push((val, self.block_map[&dest]));
+                    cases.push((val, self.branch_target(from, dest)));
                     i += 2;
                 }
-                ll.switch(c, self.block_map[&succ[0]], &cases);
-                for s in succ {
-                    self.edges.push((from, self.cur_old_block, s));
-                }
+                let default = self.branch_target(from, succ[0]);
+                self.m.ll.switch(c, default, &cases);
             }
             _ => {
                 // indirectbr: the address is a block number
