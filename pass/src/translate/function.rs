@@ -503,7 +503,12 @@ impl FnTx<'_, '_, '_> {
     // ---- prologue ---------------------------------------------------------------
 
     fn prologue(&mut self) {
-        self.pollcheck();
+        // A function that calls nothing cannot be on a cycle of calls, and
+        // its loops poll on their back edges: it runs for a bounded time
+        // between polls without one at its entry.
+        if self.makes_calls() {
+            self.pollcheck();
+        }
         let ll = &self.m.ll;
         let fnty = ll.function_type_of(self.old);
         let params = ll.params(self.old);
@@ -703,6 +708,22 @@ impl FnTx<'_, '_, '_> {
             }
         }
         self.m.ll.null_ptr()
+    }
+
+    /// Whether the function calls anything but LLVM intrinsics (which never
+    /// run program code); inline assembly counts as a call.
+    fn makes_calls(&self) -> bool {
+        self.m.ll.blocks(self.old).into_iter().any(|b| {
+            self.m.ll.instructions(b).into_iter().any(|i| {
+                matches!(
+                    self.m.ll.opcode(i),
+                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+                ) && {
+                    let c = self.m.ll.called_value(i);
+                    !(is_a(self.m, c, LLVMIsAFunction) && self.m.ll.name(c).starts_with("llvm."))
+                }
+            })
+        })
     }
 
     fn uses_va_start(&self) -> bool {
