@@ -536,3 +536,29 @@ done:
         .count();
     assert_eq!(lasts, 2, "{out}");
 }
+
+#[test]
+fn stores_to_a_stack_object_need_no_read_only_test() {
+    let (_, out) = translate(&format!(
+        r#"{DECLS}
+define void @f(ptr %p, ptr %q) {{
+  %a = alloca [4 x i64]
+  store ptr %a, ptr %q
+  call void @use(ptr %q)
+  %e = getelementptr inbounds [4 x i64], ptr %a, i64 0, i64 2
+  store i64 1, ptr %e
+  store i64 2, ptr %p
+  ret void
+}}
+"#
+    ));
+    // The array (its address stored in memory) is an object of this frame,
+    // never read-only; the arguments may point into read-only globals: one
+    // flag test each.
+    let body = body(&out);
+    let flag_tests = body
+        .lines()
+        .filter(|l| l.contains("= and i8 ") && l.ends_with(", 2"))
+        .count();
+    assert_eq!(flag_tests, 2, "{out}");
+}

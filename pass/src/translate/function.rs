@@ -913,9 +913,12 @@ impl FnTx<'_, '_, '_> {
             need.nonnull = true;
             need.readonly &= f.readonly;
         }
-        let size_known = fixed
-            .map(|f| f.size)
-            .or_else(|| p.cap.and_then(|c| self.sized_caps.get(&c).copied()));
+        let stack_size = p.cap.and_then(|c| self.sized_caps.get(&c).copied());
+        if stack_size.is_some() {
+            // A stack object of this frame: never read-only.
+            need.readonly = false;
+        }
+        let size_known = fixed.map(|f| f.size).or(stack_size);
         if size_known.is_some() {
             need.nonnull = true;
         }
