@@ -8,6 +8,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::succeed;
+
 use gimso_abi::{FAULT_MAP_SECTION, LLVM_FAULT_MAP_SECTION};
 use gimso_pass::fault_map::{SHF_GNU_RETAIN, SHF_WRITE, find_section};
 
@@ -26,19 +29,15 @@ fn compile(name: &str, flags: &[&str]) -> Vec<u8> {
     let src = dir.join(format!("{name}.c"));
     let obj = dir.join(format!("{name}.o"));
     fs::write(&src, LIST_WALK).unwrap();
-    let out = Command::new(GIMSO_CC)
-        .args(flags)
-        .arg("-c")
-        .arg(&src)
-        .arg("-o")
-        .arg(&obj)
-        .env_remove("GIMSO_KEEP_TEMPS")
-        .output()
-        .expect("run gimso-cc");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        Command::new(GIMSO_CC)
+            .args(flags)
+            .arg("-c")
+            .arg(&src)
+            .arg("-o")
+            .arg(&obj)
+            .env_remove("GIMSO_KEEP_TEMPS"),
+        "gimso-cc",
     );
     fs::read(&obj).unwrap()
 }

@@ -10,6 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::succeed;
+
 const GIMSO_CC: &str = env!("CARGO_BIN_EXE_gimso-cc");
 
 /// A loop over two arrays whose first elements were accessed before it
@@ -28,40 +31,32 @@ fn optimised_ir(name: &str, source: &str) -> String {
     fs::create_dir_all(&dir).unwrap();
     let src = dir.join(format!("{name}.c"));
     fs::write(&src, source).unwrap();
-    let out = Command::new(GIMSO_CC)
-        .args([
-            "-O2",
-            "-fno-vectorize",
-            "-fno-unroll-loops",
-            "-S",
-            "-emit-llvm",
-        ])
-        .arg(&src)
-        .args(["-o", "-"])
-        .env_remove("GIMSO_KEEP_TEMPS")
-        .output()
-        .expect("run gimso-cc");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let ir = succeed(
+        Command::new(GIMSO_CC)
+            .args([
+                "-O2",
+                "-fno-vectorize",
+                "-fno-unroll-loops",
+                "-S",
+                "-emit-llvm",
+            ])
+            .arg(&src)
+            .args(["-o", "-"])
+            .env_remove("GIMSO_KEEP_TEMPS"),
+        "gimso-cc",
     );
     // `-emit-llvm` gives the translation before the in-process clean-up;
     // run the clean-up the object path runs.
     let ll = dir.join(format!("{name}.ll"));
-    fs::write(&ll, &out.stdout).unwrap();
-    let opt = Command::new("opt-16")
-        .arg("-S")
-        .arg(format!("-passes={}", gimso_pass::backend::CLEANUP_PIPELINE))
-        .arg(&ll)
-        .output()
-        .expect("run opt-16 (package llvm-16)");
-    assert!(
-        opt.status.success(),
-        "{}",
-        String::from_utf8_lossy(&opt.stderr)
+    fs::write(&ll, ir).unwrap();
+    let opt = succeed(
+        Command::new("opt-16")
+            .arg("-S")
+            .arg(format!("-passes={}", gimso_pass::backend::CLEANUP_PIPELINE))
+            .arg(&ll),
+        "opt-16 (package llvm-16)",
     );
-    String::from_utf8(opt.stdout).unwrap()
+    String::from_utf8(opt).unwrap()
 }
 
 /// The blocks of the first function whose name starts with `prefix`: label

@@ -61,6 +61,20 @@ pub fn compile(source: &str, opt: &str, out_ext: &str) -> PathBuf {
     out
 }
 
+/// Runs `cmd` (named `what` in failures) and returns its standard output;
+/// a failed start or a non-zero exit fails the test with its stderr.
+pub fn succeed(cmd: &mut Command, what: &str) -> Vec<u8> {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// 1-based line of the first line of `tests/c/<source>` containing `marker`.
 pub fn line_of(source: &str, marker: &str) -> usize {
     let text = std::fs::read_to_string(fixture(&format!("c/{source}"))).expect("read source");
