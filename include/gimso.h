@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change. */
-#define GIMSO_ABI_VERSION 3
+#define GIMSO_ABI_VERSION 4
 
 /* Failure entry points end the program. */
 #define GIMSO_NORETURN __attribute__((noreturn))
@@ -35,24 +35,27 @@ extern "C" {
 
 typedef struct gimso_object_header {
     uintptr_t upper; /* one past the last accessible byte */
-    uint64_t aux;    /* aux allocation (low 48 bits) | flags (high 16 bits) */
+    uint64_t aux;    /* flags (low 16 bits) | signed distance from the payload
+                      * to its shadow storage, 0 if none (high 48 bits) */
 } gimso_object_header;
 
 #define GIMSO_HEADER_UPPER_OFFSET 0
 #define GIMSO_HEADER_AUX_OFFSET 8
 
-#define GIMSO_AUX_PTR_MASK 0x0000ffffffffffffULL
-#define GIMSO_FLAG_FREE (1ULL << 48)
-#define GIMSO_FLAG_READONLY (1ULL << 49)
-#define GIMSO_FLAG_GLOBAL (1ULL << 50)
-#define GIMSO_FLAG_STACK (1ULL << 51)
-#define GIMSO_FLAG_PAD (1ULL << 52)
-#define GIMSO_SPECIAL_SHIFT 56
+/* The shadow word of the pointer slot at p is p + ((int64_t)aux >> 16). */
+#define GIMSO_AUX_DELTA_SHIFT 16
+#define GIMSO_AUX_FLAGS_MASK 0xffffULL
+#define GIMSO_FLAG_FREE (1ULL << 0)
+#define GIMSO_FLAG_READONLY (1ULL << 1)
+#define GIMSO_FLAG_GLOBAL (1ULL << 2)
+#define GIMSO_FLAG_STACK (1ULL << 3)
+#define GIMSO_FLAG_PAD (1ULL << 4)
+#define GIMSO_SPECIAL_SHIFT 8
 #define GIMSO_SPECIAL_MASK (0xfULL << GIMSO_SPECIAL_SHIFT)
 /* Marking epoch (1..15) in which the object was last seen marked; while
  * gimso_gc_marking holds that epoch, storing a pointer to it needs no
  * store barrier. */
-#define GIMSO_BARRIER_EPOCH_SHIFT 60
+#define GIMSO_BARRIER_EPOCH_SHIFT 12
 #define GIMSO_BARRIER_EPOCH_MASK (0xfULL << GIMSO_BARRIER_EPOCH_SHIFT)
 
 /* Function object payload: entry, direct body, body's type hash. */

@@ -15,7 +15,7 @@ use core::mem::{offset_of, size_of};
 use core::sync::atomic::{AtomicU64, AtomicUsize};
 
 /// Bumped on every incompatible change to anything in this crate.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 
 /// Size of the machine word, of a pointer at rest and of one shadow word.
 pub const WORD_SIZE: usize = 8;
@@ -39,16 +39,21 @@ pub const MAX_OBJECT_SIZE: usize = 1 << 46;
 
 /// The capability object of a payload, stored in the 16 bytes just below it.
 ///
-/// `upper` is one past the last accessible byte; `aux` packs the address of
-/// the shadow (aux) allocation in its low 48 bits and the flags in the high
-/// 16 bits. Both words are atomics: the collector and other mutators read
-/// them while the owner frees the object or creates its aux allocation.
+/// `upper` is one past the last accessible byte; `aux` packs the flags in
+/// its low 16 bits and, in the high 48 bits, the signed distance from the
+/// payload (`lower`) to the object's shadow (aux) storage, 0 when it has
+/// none. Compiled code finds the shadow word of the pointer slot at `p` as
+/// `p + (aux >> 16)` (arithmetic shift): no mask constant held in a
+/// register, no `p - lower`, and the shift sets the zero flag for the
+/// "no shadow yet" test. Both words are atomics: the collector and other
+/// mutators read them while the owner frees the object or creates its aux
+/// allocation.
 #[repr(C)]
 #[derive(Debug)]
 pub struct ObjectHeader {
     /// One past the last byte of the payload that may be accessed.
     pub upper: AtomicUsize,
-    /// Aux pointer (low 48 bits) and flags (high 16 bits).
+    /// Flags (low 16 bits) and shadow distance (high 48 bits, signed).
     pub aux: AtomicU64,
 }
 
@@ -57,22 +62,24 @@ pub const HEADER_UPPER_OFFSET: usize = offset_of!(ObjectHeader, upper);
 /// Offset of `aux` in [`ObjectHeader`].
 pub const HEADER_AUX_OFFSET: usize = offset_of!(ObjectHeader, aux);
 
-/// Bits of the aux word that hold the aux allocation's address.
-pub const AUX_PTR_MASK: u64 = (1 << 48) - 1;
+/// Shift of the signed shadow distance inside the aux word.
+pub const AUX_DELTA_SHIFT: u32 = 16;
+/// Bits of the aux word that hold flags (everything below the distance).
+pub const AUX_FLAGS_MASK: u64 = (1 << AUX_DELTA_SHIFT) - 1;
 /// The object has been freed: `upper == lower`, every access traps.
-pub const FLAG_FREE: u64 = 1 << 48;
+pub const FLAG_FREE: u64 = 1 << 0;
 /// Writes through this capability are refused (constants, `va_list` objects).
-pub const FLAG_READONLY: u64 = 1 << 49;
+pub const FLAG_READONLY: u64 = 1 << 1;
 /// The object is a global variable or function: it can never be freed.
-pub const FLAG_GLOBAL: u64 = 1 << 50;
+pub const FLAG_GLOBAL: u64 = 1 << 2;
 /// The object backs an `alloca`: freeing it is an invalid free.
-pub const FLAG_STACK: u64 = 1 << 51;
+pub const FLAG_STACK: u64 = 1 << 3;
 /// Not an object header but the alignment pad of an over-aligned
 /// allocation: `upper` holds the payload address of the real object, whose
 /// header sits just below it.
-pub const FLAG_PAD: u64 = 1 << 52;
+pub const FLAG_PAD: u64 = 1 << 4;
 /// Shift of the 4-bit special kind inside the aux word.
-pub const SPECIAL_SHIFT: u32 = 56;
+pub const SPECIAL_SHIFT: u32 = 8;
 /// Mask of the special kind inside the aux word.
 pub const SPECIAL_MASK: u64 = 0xf << SPECIAL_SHIFT;
 /// Shift of the 4-bit barrier epoch inside the aux word: the marking epoch
@@ -84,9 +91,37 @@ pub const SPECIAL_MASK: u64 = 0xf << SPECIAL_SHIFT;
 /// live object never carries an epoch older than the previous cycle's and
 /// an epoch number is never mistaken for a later cycle's (see
 /// `gimso-shadow`'s `barrier` module).
-pub const BARRIER_EPOCH_SHIFT: u32 = 60;
+pub const BARRIER_EPOCH_SHIFT: u32 = 12;
 /// Mask of the barrier epoch inside the aux word.
 pub const BARRIER_EPOCH_MASK: u64 = 0xf << BARRIER_EPOCH_SHIFT;
+
+/// The signed distance from `lower` to the shadow storage that `aux`
+/// records (0: the object has no shadow storage).
+pub const fn aux_delta(aux: u64) -> isize {
+    (aux as i64 >> AUX_DELTA_SHIFT) as isize
+}
+
+/// `aux` with its distance replaced by `delta` (flags kept).
+///
+/// # Panics
+///
+/// Panics (in debug builds) if `delta` does not fit in 48 signed bits;
+/// user-space addresses are below 2^47, so the distance between two of
+/// them always does.
+pub const fn aux_with_delta(aux: u64, delta: isize) -> u64 {
+    debug_assert!((delta as i64) << AUX_DELTA_SHIFT >> AUX_DELTA_SHIFT == delta as i64);
+    ((delta as u64) << AUX_DELTA_SHIFT) | (aux & AUX_FLAGS_MASK)
+}
+
+/// The address of the shadow storage of the object at `lower` whose aux
+/// word is `aux`, if it has any.
+pub const fn aux_shadow(aux: u64, lower: usize) -> Option<usize> {
+    match aux_delta(aux) {
+        0 => None,
+        d => Some(lower.wrapping_add_signed(d)),
+    }
+}
+
 /// Largest marking epoch; epochs run 1, 2, ..., 15, 1, ...
 pub const MAX_BARRIER_EPOCH: u8 = 15;
 
@@ -618,9 +653,21 @@ const _: () = assert!(THREAD_CC_PAYLOAD_OFFSET % 16 == 0);
 const _: () = assert!(THREAD_REQUEST_MASK & THREAD_STATE_MODE_MASK == 0);
 const _: () = assert!(
     (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD)
-        & (SPECIAL_MASK | AUX_PTR_MASK | BARRIER_EPOCH_MASK)
+        & (SPECIAL_MASK | BARRIER_EPOCH_MASK)
         == 0
 );
+const _: () = assert!(
+    (FLAG_FREE
+        | FLAG_READONLY
+        | FLAG_GLOBAL
+        | FLAG_STACK
+        | FLAG_PAD
+        | SPECIAL_MASK
+        | BARRIER_EPOCH_MASK)
+        & !AUX_FLAGS_MASK
+        == 0
+);
+const _: () = assert!(aux_delta(aux_with_delta(FLAG_GLOBAL, -4096)) == -4096);
 const _: () = assert!(SPECIAL_MASK & BARRIER_EPOCH_MASK == 0);
 const _: () = assert!(BARRIER_EPOCH_MASK >> BARRIER_EPOCH_SHIFT == MAX_BARRIER_EPOCH as u64);
 const _: () = assert!(MIN_ALIGN.is_power_of_two() && MAX_ALIGN.is_power_of_two());
@@ -636,7 +683,8 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_MAX_OBJECT_SIZE", MAX_OBJECT_SIZE as u64),
     ("GIMSO_HEADER_UPPER_OFFSET", HEADER_UPPER_OFFSET as u64),
     ("GIMSO_HEADER_AUX_OFFSET", HEADER_AUX_OFFSET as u64),
-    ("GIMSO_AUX_PTR_MASK", AUX_PTR_MASK),
+    ("GIMSO_AUX_DELTA_SHIFT", AUX_DELTA_SHIFT as u64),
+    ("GIMSO_AUX_FLAGS_MASK", AUX_FLAGS_MASK),
     ("GIMSO_FLAG_FREE", FLAG_FREE),
     ("GIMSO_FLAG_READONLY", FLAG_READONLY),
     ("GIMSO_FLAG_GLOBAL", FLAG_GLOBAL),

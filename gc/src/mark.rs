@@ -10,8 +10,8 @@
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use gimso_abi::{
-    AUX_PTR_MASK, AtomicBoxPayload, FLAG_FREE, FLAG_PAD, HEADER_SIZE, ObjectHeader, SHADOW_BOX_TAG,
-    SpecialKind, WORD_SIZE,
+    AtomicBoxPayload, FLAG_FREE, FLAG_PAD, HEADER_SIZE, ObjectHeader, SHADOW_BOX_TAG, SpecialKind,
+    WORD_SIZE, aux_delta, aux_shadow,
 };
 use gimso_heap::Slot;
 use parking_lot::{Condvar, Mutex};
@@ -212,7 +212,7 @@ impl Pipeline {
                 let aux = unsafe { &*((x - HEADER_SIZE) as *const ObjectHeader) }
                     .aux
                     .load(Ordering::Acquire);
-                prefetch((aux & AUX_PTR_MASK) as usize);
+                prefetch(x.wrapping_add_signed(aux_delta(aux)));
                 self.auxes[(self.a_head + self.a_len) % DEPTH] = x;
                 self.a_len += 1;
             }
@@ -253,10 +253,9 @@ pub fn references(lower: usize, redirect: bool, mut f: impl FnMut(usize)) {
         }
         _ => return,
     }
-    let shadow = (aux & AUX_PTR_MASK) as usize;
-    if shadow == 0 {
+    let Some(shadow) = aux_shadow(aux, lower) else {
         return;
-    }
+    };
     let upper = header.upper.load(Ordering::Acquire);
     if !gimso_shadow::alloc::is_inline_aux(shadow, upper) {
         f(shadow); // the aux allocation itself; nothing to trace in it

@@ -10,7 +10,9 @@
 
 use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
-use gimso_abi::{EntryFn, FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind, WORD_SIZE};
+use gimso_abi::{
+    EntryFn, FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind, WORD_SIZE, aux_with_delta,
+};
 
 /// The capability object of a function: `{upper, aux}` header followed by
 /// the payload `{entry, body, type hash}` (`gimso_abi::FUNCTION_PAYLOAD_SIZE`);
@@ -69,14 +71,14 @@ impl FunctionObject {
 /// A global variable holding one pointer (`FILE *stdout`): header, the
 /// one-word payload (the pointer's intval) and, right after it, the
 /// payload's shadow word (its capability), which makes the shadow storage
-/// "inline" (`aux == upper`) so the collector needs no separate aux object.
+/// "inline" (shadow at `upper`) so the collector needs no separate aux
+/// object.
 #[repr(C, align(16))]
 #[derive(Debug)]
 pub struct PointerGlobal {
     upper: AtomicPtr<u8>,
-    /// `FLAG_GLOBAL | address of shadow` (kept as a pointer so it can be a
-    /// compile-time relocation).
-    aux: AtomicPtr<u8>,
+    /// `FLAG_GLOBAL` and the distance to the shadow word (one word).
+    aux: AtomicU64,
     payload: AtomicPtr<u8>,
     shadow: AtomicPtr<u8>,
 }
@@ -91,9 +93,7 @@ impl PointerGlobal {
             .wrapping_add(HEADER_SIZE + WORD_SIZE);
         PointerGlobal {
             upper: AtomicPtr::new(shadow),
-            // Addresses are below 2^48, so adding the flag bit sets it; the
-            // linker resolves the sum as one relocation.
-            aux: AtomicPtr::new(shadow.wrapping_add(FLAG_GLOBAL as usize)),
+            aux: AtomicU64::new(aux_with_delta(FLAG_GLOBAL, WORD_SIZE as isize)),
             payload: AtomicPtr::new(value.cast_mut()),
             shadow: AtomicPtr::new(value.cast_mut()),
         }

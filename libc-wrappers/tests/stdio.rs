@@ -3,7 +3,7 @@
 
 mod support;
 
-use gimso_abi::{AUX_PTR_MASK, FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind};
+use gimso_abi::{FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind, aux_shadow};
 use gimso_libc_wrappers::mem::load_ptr;
 use gimso_libc_wrappers::stdio::*;
 use support::*;
@@ -180,7 +180,7 @@ fn stream_globals_are_laid_out_like_compiled_globals() {
         assert_eq!(upper, lower + 8, "one-word payload");
         assert_ne!(aux & FLAG_GLOBAL, 0);
         assert_eq!(SpecialKind::from_aux(aux), Some(SpecialKind::None));
-        assert_eq!((aux & AUX_PTR_MASK) as usize, upper, "inline shadow word");
+        assert_eq!(aux_shadow(aux, lower), Some(upper), "inline shadow word");
         let f = load_ptr(g.pointer());
         assert_eq!(
             f,

@@ -119,8 +119,9 @@ define void @f(ptr %p) {{
     assert_eq!(stats.widened_checks, 1, "{out}");
     assert_eq!(stats.narrowed_checks, 1, "{out}");
     assert_eq!(stats.merged_checks, 1, "{out}");
-    // The flag is tested as its byte of the header, two below `lower`.
-    assert_eq!(out.matches("i64 -2\n").count(), 1, "{out}");
+    // The flag is tested as its byte of the header: the aux word's low
+    // byte, eight below `lower`.
+    assert_eq!(out.matches("i64 -8\n").count(), 1, "{out}");
     assert_eq!(out.matches(", 2\n").count(), 1, "{out}");
 }
 

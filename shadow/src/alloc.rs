@@ -4,8 +4,8 @@
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use gimso_abi::{
-    AUX_PTR_MASK, BARRIER_EPOCH_SHIFT, FLAG_FREE, FLAG_PAD, HEADER_SIZE, MAX_ALIGN,
-    MAX_OBJECT_SIZE, MIN_ALIGN, ObjectHeader, SpecialKind, WORD_SIZE,
+    BARRIER_EPOCH_SHIFT, FLAG_FREE, FLAG_PAD, HEADER_SIZE, MAX_ALIGN, MAX_OBJECT_SIZE, MIN_ALIGN,
+    ObjectHeader, SpecialKind, WORD_SIZE, aux_shadow, aux_with_delta,
 };
 use gimso_heap::{LocalHeap, fatal_oom};
 
@@ -71,7 +71,7 @@ fn alloc_with_shadow_up_to(
         let lower = slot + HEADER_SIZE;
         let header = header_at(slot);
         header.aux.store(
-            flags | epoch_bits(epoch) | (lower + payload) as u64,
+            aux_with_delta(flags | epoch_bits(epoch), payload as isize),
             Ordering::Relaxed,
         );
         header.upper.store(lower + payload, Ordering::Release);
@@ -92,11 +92,12 @@ pub const INLINE_SHADOWED_MAX: usize = 2048;
 /// Largest payload whose shadow words live inline (see [`alloc_object`]).
 pub const INLINE_AUX_MAX: usize = 64;
 
-/// Whether `aux` (an aux pointer) is the inline shadow of the object at
-/// `lower..upper`, rather than a separate aux object.
+/// Whether `shadow` (the address of an object's shadow storage) is the
+/// inline shadow of the object at `lower..upper`, rather than a separate
+/// aux object.
 #[inline(always)]
-pub fn is_inline_aux(aux: usize, upper: usize) -> bool {
-    aux == upper
+pub fn is_inline_aux(shadow: usize, upper: usize) -> bool {
+    shadow == upper
 }
 
 /// Allocates a special object (function, aux, atomic box, ...) with
@@ -186,8 +187,8 @@ fn header_at(addr: usize) -> &'static ObjectHeader {
 pub fn ensure_aux(local: &mut LocalHeap, obj: ObjRef) -> Option<*const AtomicUsize> {
     let header = obj.header();
     let mut aux = header.aux.load(Ordering::Acquire);
-    if aux & AUX_PTR_MASK != 0 {
-        return Some((aux & AUX_PTR_MASK) as usize as *const AtomicUsize);
+    if let Some(s) = aux_shadow(aux, obj.lower()) {
+        return Some(s as *const AtomicUsize);
     }
     if aux & FLAG_FREE != 0 {
         return None;
@@ -198,11 +199,12 @@ pub fn ensure_aux(local: &mut LocalHeap, obj: ObjRef) -> Option<*const AtomicUsi
     }
     let words = bytes.div_ceil(WORD_SIZE);
     let shadow = alloc_special(local, SpecialKind::Aux, words * WORD_SIZE, 0).lower();
-    debug_assert!(shadow as u64 & !AUX_PTR_MASK == 0);
+    // Never 0: the shadow is a separate object, not the payload itself.
+    let delta = shadow.wrapping_sub(obj.lower()) as isize;
     loop {
         match header.aux.compare_exchange_weak(
             aux,
-            aux | shadow as u64,
+            aux_with_delta(aux, delta),
             Ordering::AcqRel,
             Ordering::Acquire,
         ) {
@@ -217,8 +219,8 @@ pub fn ensure_aux(local: &mut LocalHeap, obj: ObjRef) -> Option<*const AtomicUsi
             Err(now) => {
                 // Another thread installed an aux first (ours becomes garbage
                 // for the collector), or the object was freed meanwhile.
-                if now & AUX_PTR_MASK != 0 {
-                    return Some((now & AUX_PTR_MASK) as usize as *const AtomicUsize);
+                if let Some(s) = aux_shadow(now, obj.lower()) {
+                    return Some(s as *const AtomicUsize);
                 }
                 if now & FLAG_FREE != 0 {
                     return None;

@@ -3,8 +3,8 @@
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use gimso_abi::{
-    AUX_PTR_MASK, FLAG_FREE, FLAG_GLOBAL, FLAG_READONLY, FLAG_STACK, HEADER_SIZE, ObjectHeader,
-    SpecialKind,
+    FLAG_FREE, FLAG_GLOBAL, FLAG_READONLY, FLAG_STACK, HEADER_SIZE, ObjectHeader, SpecialKind,
+    aux_shadow,
 };
 
 /// A capability: the payload address of a live-or-freed capability object.
@@ -50,7 +50,7 @@ impl ObjRef {
         self.header().upper.load(Ordering::Acquire)
     }
 
-    /// The raw aux word (aux pointer and flags).
+    /// The raw aux word (flags and shadow distance).
     #[inline(always)]
     pub fn aux_word(self) -> u64 {
         self.header().aux.load(Ordering::Acquire)
@@ -89,8 +89,7 @@ impl ObjRef {
     /// The shadow words of the payload, if the aux allocation exists.
     #[inline(always)]
     pub fn aux_words(self) -> Option<*const AtomicUsize> {
-        let aux = (self.aux_word() & AUX_PTR_MASK) as usize;
-        (aux != 0).then_some(aux as *const AtomicUsize)
+        aux_shadow(self.aux_word(), self.lower).map(|a| a as *const AtomicUsize)
     }
 
     /// A short description for reports: "data object", "function", ...

@@ -745,8 +745,9 @@ impl FnTx<'_, '_, '_> {
         let upper = ll.gep_i8c(storage, HEADER_SIZE as u64 + payload);
         ll.memset(lower, ll.const_int(ll.i8(), 0), ll.i64c(2 * payload), 16);
         ll.store(ll.ptrtoint(upper, ll.i64()), storage, 16);
-        let aux = ll.or(ll.ptrtoint(upper, ll.i64()), ll.i64c(FLAG_STACK));
-        ll.store(aux, ll.gep_i8c(storage, 8), 8);
+        // The shadow is inline, right after the payload.
+        let aux = gimso_abi::aux_with_delta(FLAG_STACK, payload as isize);
+        ll.store(ll.i64c(aux), ll.gep_i8c(storage, 8), 8);
         lower
     }
 
@@ -1263,16 +1264,19 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The shadow word address of the (checked, aligned) pointer slot
-    /// `addr` of the object `cap`, and whether the object has shadow words.
+    /// `addr` of the object `cap`, and whether the object has shadow words:
+    /// `addr + (aux >> 16)`, the header recording the signed distance from
+    /// the payload to its shadow (0: none yet). The address is made with
+    /// `inttoptr`, not as a GEP of `addr`: the shadow is usually another
+    /// object, which a pointer based on `addr` may not reach.
     fn shadow_word(&mut self, addr: V, cap: V) -> (V, V) {
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
         let aux = ll.load_header(aux_p);
-        let aux = ll.and(aux, ll.i64c(gimso_abi::AUX_PTR_MASK));
-        let off = ll.sub(ll.ptrtoint(addr, i64), ll.ptrtoint(cap, i64));
-        let word = ll.inttoptr(ll.add_i64(aux, off), ll.ptr());
-        let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, aux, ll.i64c(0));
+        let delta = ll.ashr(aux, ll.i64c(u64::from(gimso_abi::AUX_DELTA_SHIFT)));
+        let word = ll.inttoptr(ll.add_i64(ll.ptrtoint(addr, i64), delta), ll.ptr());
+        let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, delta, ll.i64c(0));
         (word, has)
     }
 
@@ -1312,6 +1316,7 @@ impl FnTx<'_, '_, '_> {
         ll.br(join);
         ll.position_at_end(boxed);
         let r = call(ll, "gimso_load_ptr", &[addr, cap]);
+        ll.not_header(r);
         let lower_boxed = ll.extract_value(r, 1);
         ll.br(join);
         ll.position_at_end(join);
@@ -1343,6 +1348,7 @@ impl FnTx<'_, '_, '_> {
             ll.position_at_end(shadowed);
             let sw = ll.store(vcap, word, 8);
             ll.set_ordering(sw, LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+            ll.not_header(sw);
             ll.br(join);
             ll.position_at_end(join);
             return;
@@ -1388,7 +1394,10 @@ impl FnTx<'_, '_, '_> {
         let aux_p = ll.gep_i8(vcap, ll.const_int(ll.i64(), (-8i64) as u64));
         let aux = ll.load_relaxed(ll.i64(), aux_p, 8);
         let target_epoch = ll.int_cast(
-            ll.lshr(aux, ll.i64c(u64::from(gimso_abi::BARRIER_EPOCH_SHIFT))),
+            ll.and(
+                ll.lshr(aux, ll.i64c(u64::from(gimso_abi::BARRIER_EPOCH_SHIFT))),
+                ll.i64c(u64::from(gimso_abi::MAX_BARRIER_EPOCH)),
+            ),
             i8t,
         );
         let marked = ll.icmp(LLVMIntPredicate::LLVMIntEQ, target_epoch, epoch);
@@ -1399,6 +1408,7 @@ impl FnTx<'_, '_, '_> {
         ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         let sw = ll.store(vcap, word, 8);
         ll.set_ordering(sw, LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+        ll.not_header(sw);
         ll.br(join);
         // No shadow words yet: a null capability needs none (and no
         // barrier); any other makes the runtime create them.
@@ -1452,6 +1462,7 @@ impl FnTx<'_, '_, '_> {
         for k in 0..n / 8 {
             let st = ll.store(ll.i64c(0), ll.gep_i8c(word, k * 8), 8);
             ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+            ll.not_header(st);
         }
         ll.br(join);
         ll.position_at_end(join);

@@ -849,6 +849,10 @@ impl Ll {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildLShr(self.builder, a, b, c"".as_ptr()) }
     }
+    pub fn ashr(&self, a: V, b: V) -> V {
+        // SAFETY: builder positioned; same integer type.
+        unsafe { LLVMBuildAShr(self.builder, a, b, c"".as_ptr()) }
+    }
     pub fn int_cast(&self, v: V, ty: T) -> V {
         // SAFETY: builder positioned; integer to integer, zero-extending.
         unsafe { LLVMBuildIntCast2(self.builder, v, ty, 0, c"".as_ptr()) }
