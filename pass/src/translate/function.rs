@@ -71,6 +71,10 @@ struct FnTx<'a, 'b, 'ctx> {
     needed_loads: HashSet<V>,
     /// Their capabilities, once read.
     load_caps: HashMap<V, V>,
+    /// Capability read from a pointer slot → the slot `(addr, cap)` and the
+    /// old load: a store of it back to the same slot with nothing written
+    /// in between is in place ([`FnTx::store_ptr_in_place`]).
+    slot_caps: HashMap<V, (V, V, V)>,
     /// New addresses of stack slots (and constant GEPs of them) that need
     /// no checks.
     trusted_ints: HashSet<V>,
@@ -175,6 +179,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         intcaps: HashMap::new(),
         needed_loads,
         load_caps: HashMap::new(),
+        slot_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
         frame_storage: HashMap::new(),
@@ -1287,6 +1292,7 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let intval = ll.load_relaxed(ll.ptr(), addr, 8);
         let lower = self.shadow_lower(addr, cap);
+        self.slot_caps.insert(lower, (addr, cap, self.cur_old));
         Tx {
             int: intval,
             cap: Some(lower),
@@ -1327,12 +1333,32 @@ impl FnTx<'_, '_, '_> {
         lower
     }
 
+    /// The collector's marking flag (`gimso_gc_marking`: 0 or the epoch
+    /// of the cycle marking).
+    fn marking_flag(&self) -> V {
+        let ll = &self.m.ll;
+        ll.get_global(gimso_abi::MARKING_FLAG_SYMBOL)
+            .unwrap_or_else(|| {
+                let g = ll.add_global(ll.i8(), gimso_abi::MARKING_FLAG_SYMBOL);
+                // gimso-cc links the runtime statically: the flag is in the
+                // same executable, read PC-relative (one `movzbl`) rather than
+                // through its GOT entry.
+                ll.set_visibility(g, inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
+                g
+            })
+    }
+
     /// Non-atomic pointer store, inline (gimso-atomics `plain_store`); the
     /// runtime takes over when the object needs its shadow words created
     /// and, while the collector marks, when the stored capability's header
     /// does not carry the current marking epoch (store barrier; see
     /// `gimso_shadow::barrier`).
     fn inline_store_ptr(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+        if let Some(&(a, c, load)) = self.slot_caps.get(&vcap) {
+            if (a, c) == (addr, cap) && self.nothing_written_between(load, self.cur_old) {
+                return self.store_ptr_in_place(addr, cap, vint, vcap);
+            }
+        }
         let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
         if ll.is_null_constant(vcap) {
@@ -1354,16 +1380,8 @@ impl FnTx<'_, '_, '_> {
             return;
         }
         let i8t = ll.i8();
-        let flag = ll
-            .get_global(gimso_abi::MARKING_FLAG_SYMBOL)
-            .unwrap_or_else(|| {
-                let g = ll.add_global(i8t, gimso_abi::MARKING_FLAG_SYMBOL);
-                // gimso-cc links the runtime statically: the flag is in the
-                // same executable, read PC-relative (one `movzbl`) rather than
-                // through its GOT entry.
-                ll.set_visibility(g, inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
-                g
-            });
+        let flag = self.marking_flag();
+        let ll = &self.m.ll;
         let vnull = ll.icmp(
             LLVMIntPredicate::LLVMIntEQ,
             ll.ptrtoint(vcap, ll.i64()),
@@ -1423,6 +1441,71 @@ impl FnTx<'_, '_, '_> {
         call(ll, "gimso_store_ptr", &[addr, cap, vint, vcap]);
         ll.br(join);
         ll.position_at_end(join);
+    }
+
+    /// A pointer store of a capability read from the same slot
+    /// (`L->top++`, `p->next = p->next->next` is not one): while the
+    /// collector is not marking, the intval alone. The slot's shadow word
+    /// then holds what was read or what a racing store put there since:
+    /// either way a capability really stored in the slot, as a racy plain
+    /// store may leave it. The object has shadow words if the capability
+    /// is not null (they are never removed), so none need creating. While
+    /// marking, the full store, barrier included.
+    fn store_ptr_in_place(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+        self.m.stats.in_place_stores += 1;
+        let flag = self.marking_flag();
+        let ll = &self.m.ll;
+        let idle_b = ll.append_block(self.new, "");
+        let full = ll.append_block(self.new, "");
+        let join = ll.append_block(self.new, "");
+        let epoch = ll.load_relaxed(ll.i8(), flag, 1);
+        let idle = ll.icmp(LLVMIntPredicate::LLVMIntEQ, epoch, ll.const_int(ll.i8(), 0));
+        ll.cond_br_likely(idle, idle_b, full);
+        ll.position_at_end(idle_b);
+        let st = ll.store(vint, addr, 8);
+        ll.not_header(st);
+        ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        ll.br(join);
+        ll.position_at_end(full);
+        // Not in place any more: the general store.
+        let read = self.slot_caps.remove(&vcap);
+        self.inline_store_ptr(addr, cap, vint, vcap);
+        if let Some(r) = read {
+            self.slot_caps.insert(vcap, r);
+        }
+        let ll = &self.m.ll;
+        ll.br(join);
+        ll.position_at_end(join);
+    }
+
+    /// Whether old instructions `load` and `store` are in one block, in
+    /// that order, with nothing between them that may write memory (the
+    /// program's stores and calls; a racing thread's stores are races the
+    /// program has, which may tear a pointer anyway).
+    fn nothing_written_between(&self, load: V, store: V) -> bool {
+        let ll = &self.m.ll;
+        if ll.inst_block(load) != ll.inst_block(store) {
+            return false;
+        }
+        let insts = ll.instructions(ll.inst_block(load));
+        let (Some(from), Some(to)) = (
+            insts.iter().position(|&i| i == load),
+            insts.iter().position(|&i| i == store),
+        ) else {
+            return false;
+        };
+        from < to
+            && insts[from + 1..to].iter().all(|&i| {
+                use LLVMOpcode::*;
+                match ll.opcode(i) {
+                    LLVMGetElementPtr | LLVMLoad | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr
+                    | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMAdd | LLVMSub | LLVMMul | LLVMShl
+                    | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMICmp | LLVMSelect
+                    | LLVMExtractValue | LLVMFreeze => true,
+                    LLVMCall => ll.name(ll.called_value(i)).starts_with("llvm.dbg."),
+                    _ => false,
+                }
+            })
     }
 
     /// `memset(d, val, n)` of a constant whole number of words, inline:
@@ -1512,6 +1595,7 @@ impl FnTx<'_, '_, '_> {
         let phi = ll.phi(ll.ptr());
         ll.add_incoming(phi, ll.null_ptr(), from);
         ll.add_incoming(phi, lower, read_end);
+        self.slot_caps.insert(phi, (addr, cap, self.cur_old));
         phi
     }
 

@@ -87,6 +87,9 @@ pub struct TranslateStats {
     /// Zeroing memsets of fresh alloca objects left out (or done only
     /// when a lazily created object is reused).
     pub fresh_zeroings: usize,
+    /// Pointer stores of a capability read from the same slot with nothing
+    /// written in between (`L->top++`): the intval alone unless marking.
+    pub in_place_stores: usize,
 }
 
 /// Choices the translation leaves to the user.
