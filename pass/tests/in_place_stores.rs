@@ -1,7 +1,8 @@
 //! A pointer store of the capability read from the same slot, with nothing
-//! written in between (`L->top++`), stores the intval alone while the
-//! collector is not marking; any store or call between the read and the
-//! store makes it a full store (function.rs `store_ptr_in_place`).
+//! written in between (`L->top++`), stores the intval alone (the full store
+//! only if the read found the slot in atomic mode); any store or call
+//! between the read and the store makes it a full store (function.rs
+//! `store_ptr_in_place`).
 
 mod common;
 
@@ -21,8 +22,8 @@ define void @push(ptr %l) {
     );
     assert_eq!(stats.in_place_stores, 1, "{out}");
     // The usual path stores the intval before the aux word is read again
-    // for the shadow word's address (the second `ashr`, after the load's),
-    // which only the marking path (the full store) does.
+    // for the shadow word's address (the load makes the first `ashr`),
+    // which only the atomic-mode path (the full store) does.
     assert!(first_store_before_second_shadow_address(&out), "{out}");
 }
 
@@ -75,10 +76,13 @@ define void @copy(ptr %s) {
     assert_eq!(stats.in_place_stores, 0, "{out}");
 }
 
-/// Whether the first pointer store of the body comes before its second
-/// shadow-word address (`ashr` of an aux word): the load makes the first.
+/// Whether the first pointer store of the direct body comes before its
+/// second shadow-word address (`ashr` of an aux word; the load makes the
+/// first).
 fn first_store_before_second_shadow_address(out: &str) -> bool {
-    let body = &out[out.find("@gimso.fd.").expect("a direct body")..];
+    let body = &out[out
+        .find("define { i64 } @gimso.fd.")
+        .expect("a direct body")..];
     let store = body.find("store atomic ptr %").expect("a pointer store");
     let second = body
         .match_indices(" = ashr i64 ")

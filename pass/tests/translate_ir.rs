@@ -190,7 +190,8 @@ fn cold_paths_call_their_preserve_most_entries() {
     let ir = r#"
 define ptr @next(ptr %n) {
   %m = load ptr, ptr %n
-  store ptr %m, ptr %n
+  %o = getelementptr inbounds i8, ptr %n, i64 8
+  store ptr %m, ptr %o
   ret ptr %m
 }
 "#;

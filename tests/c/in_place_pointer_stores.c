@@ -4,13 +4,16 @@
  * stdout:
  * | restored 11 22
  * | stack 4950 top 100
+ * | atomic then plain 1 2
  */
 /* Pointer stores of a capability read from the same slot (`s->top++`)
- * store the intval alone while the collector is not marking. A store to
- * the slot in between (saving, overwriting and restoring a pointer) must
- * put the saved pointer's capability back: the reader below would see the
- * other object's capability with the saved address otherwise. Collections
- * run every 40 allocations, so some increments happen while marking. */
+ * store the intval alone. A store to the slot in between (saving,
+ * overwriting and restoring a pointer) must put the saved pointer's
+ * capability back: the reader below would see the other object's
+ * capability with the saved address otherwise. A slot an atomic store put
+ * in atomic mode (its value in a box) must leave it: the atomic load after
+ * the increment would see the boxed value otherwise. Collections run every
+ * 40 allocations, so some increments happen while marking. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,5 +57,11 @@ int main(void) {
     for (long *p = s->base; p < s->top; p++)
         sum += *p;
     printf("stack %ld top %ld\n", sum, (long)(s->top - s->base));
+
+    __atomic_store_n(&s->top, s->base + 1, __ATOMIC_SEQ_CST);
+    push(s, 7);
+    long *seen = __atomic_load_n(&s->top, __ATOMIC_SEQ_CST);
+    printf("atomic then plain %ld %ld\n", (long)(s->base + 1 - s->base),
+           (long)(seen - s->base));
     return 0;
 }

@@ -71,10 +71,10 @@ struct FnTx<'a, 'b, 'ctx> {
     needed_loads: HashSet<V>,
     /// Their capabilities, once read.
     load_caps: HashMap<V, V>,
-    /// Capability read from a pointer slot → the slot `(addr, cap)` and the
-    /// old load: a store of it back to the same slot with nothing written
-    /// in between is in place ([`FnTx::store_ptr_in_place`]).
-    slot_caps: HashMap<V, (V, V, V)>,
+    /// Capability read from a pointer slot → where and how it was read: a
+    /// store of it back to the same slot with nothing written in between
+    /// is in place ([`FnTx::store_ptr_in_place`]).
+    slot_caps: HashMap<V, SlotRead>,
     /// New addresses of stack slots (and constant GEPs of them) that need
     /// no checks.
     trusted_ints: HashSet<V>,
@@ -122,6 +122,18 @@ struct FnTx<'a, 'b, 'ctx> {
     /// New GEP with one non-negative variable index → (root, offset) such
     /// that the address is at or above `root + offset` ([`index_range`]).
     var_gep: HashMap<V, (V, i64)>,
+}
+
+/// A capability read from a pointer slot.
+#[derive(Clone, Copy)]
+struct SlotRead {
+    /// The slot's address and the capability it was read through.
+    addr: V,
+    cap: V,
+    /// The old instruction the read was made for.
+    at: V,
+    /// `i1`: the slot was in atomic mode (its value in a box).
+    boxed: V,
 }
 
 /// The frame slots beside a private stack slot that holds pointers.
@@ -1291,8 +1303,17 @@ impl FnTx<'_, '_, '_> {
     fn inline_load_ptr(&mut self, addr: V, cap: V) -> Tx {
         let ll = &self.m.ll;
         let intval = ll.load_relaxed(ll.ptr(), addr, 8);
-        let lower = self.shadow_lower(addr, cap);
-        self.slot_caps.insert(lower, (addr, cap, self.cur_old));
+        let (lower, boxed) = self.shadow_lower(addr, cap);
+        let at = self.cur_old;
+        self.slot_caps.insert(
+            lower,
+            SlotRead {
+                addr,
+                cap,
+                at,
+                boxed,
+            },
+        );
         Tx {
             int: intval,
             cap: Some(lower),
@@ -1302,7 +1323,8 @@ impl FnTx<'_, '_, '_> {
     /// The capability at rest in the pointer-aligned word at `addr` (null
     /// if the object has no shadow words yet; the runtime reads atomic
     /// boxes).
-    fn shadow_lower(&mut self, addr: V, cap: V) -> V {
+    /// With it, an `i1`: whether the word held an atomic box.
+    fn shadow_lower(&mut self, addr: V, cap: V) -> (V, V) {
         let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
         let from = ll.insert_block();
@@ -1330,7 +1352,12 @@ impl FnTx<'_, '_, '_> {
         ll.add_incoming(lower, ll.null_ptr(), from);
         ll.add_incoming(lower, lower_plain, plain);
         ll.add_incoming(lower, lower_boxed, boxed);
-        lower
+        let was_box = ll.phi(ll.i1_ty());
+        let (no, yes) = (ll.const_int(ll.i1_ty(), 0), ll.const_int(ll.i1_ty(), 1));
+        ll.add_incoming(was_box, no, from);
+        ll.add_incoming(was_box, no, plain);
+        ll.add_incoming(was_box, yes, boxed);
+        (lower, was_box)
     }
 
     /// The collector's marking flag (`gimso_gc_marking`: 0 or the epoch
@@ -1354,9 +1381,11 @@ impl FnTx<'_, '_, '_> {
     /// does not carry the current marking epoch (store barrier; see
     /// `gimso_shadow::barrier`).
     fn inline_store_ptr(&mut self, addr: V, cap: V, vint: V, vcap: V) {
-        if let Some(&(a, c, load)) = self.slot_caps.get(&vcap) {
-            if (a, c) == (addr, cap) && self.nothing_written_between(load, self.cur_old) {
-                return self.store_ptr_in_place(addr, cap, vint, vcap);
+        if let Some(&read) = self.slot_caps.get(&vcap) {
+            if (read.addr, read.cap) == (addr, cap)
+                && self.nothing_written_between(read.at, self.cur_old)
+            {
+                return self.store_ptr_in_place(read, vint, vcap);
             }
         }
         let (word, has) = self.shadow_word(addr, cap);
@@ -1444,35 +1473,30 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// A pointer store of a capability read from the same slot
-    /// (`L->top++`, `p->next = p->next->next` is not one): while the
-    /// collector is not marking, the intval alone. The slot's shadow word
-    /// then holds what was read or what a racing store put there since:
-    /// either way a capability really stored in the slot, as a racy plain
-    /// store may leave it. The object has shadow words if the capability
-    /// is not null (they are never removed), so none need creating. While
-    /// marking, the full store, barrier included.
-    fn store_ptr_in_place(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+    /// (`L->top++`; `p->next = p->next->next` is not one) with nothing
+    /// written in between: the intval alone. The slot's shadow word already
+    /// holds that capability (or what a racing store put there since,
+    /// which a racy plain store may leave as well), so no capability is
+    /// written, no reference is made and the collector needs no barrier
+    /// (a Dijkstra barrier is about references stored, and none is).
+    /// Unless the read found the slot in atomic mode: atomic loads take the
+    /// value from its box, so the full store puts it back in plain mode.
+    fn store_ptr_in_place(&mut self, read: SlotRead, vint: V, vcap: V) {
         self.m.stats.in_place_stores += 1;
-        let flag = self.marking_flag();
         let ll = &self.m.ll;
-        let idle_b = ll.append_block(self.new, "");
+        let plain = ll.append_block(self.new, "");
         let full = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
-        let epoch = ll.load_relaxed(ll.i8(), flag, 1);
-        let idle = ll.icmp(LLVMIntPredicate::LLVMIntEQ, epoch, ll.const_int(ll.i8(), 0));
-        ll.cond_br_likely(idle, idle_b, full);
-        ll.position_at_end(idle_b);
-        let st = ll.store(vint, addr, 8);
+        ll.cond_br_unlikely(read.boxed, full, plain);
+        ll.position_at_end(plain);
+        let st = ll.store(vint, read.addr, 8);
         ll.not_header(st);
         ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         ll.br(join);
         ll.position_at_end(full);
-        // Not in place any more: the general store.
-        let read = self.slot_caps.remove(&vcap);
-        self.inline_store_ptr(addr, cap, vint, vcap);
-        if let Some(r) = read {
-            self.slot_caps.insert(vcap, r);
-        }
+        self.slot_caps.remove(&vcap);
+        self.inline_store_ptr(read.addr, read.cap, vint, vcap);
+        self.slot_caps.insert(vcap, read);
         let ll = &self.m.ll;
         ll.br(join);
         ll.position_at_end(join);
@@ -1587,7 +1611,7 @@ impl FnTx<'_, '_, '_> {
         let join = ll.append_block(self.new, "");
         ll.cond_br(aligned, read, join);
         ll.position_at_end(read);
-        let lower = self.shadow_lower(addr, cap);
+        let (lower, was_box) = self.shadow_lower(addr, cap);
         let ll = &self.m.ll;
         let read_end = ll.insert_block();
         ll.br(join);
@@ -1595,7 +1619,19 @@ impl FnTx<'_, '_, '_> {
         let phi = ll.phi(ll.ptr());
         ll.add_incoming(phi, ll.null_ptr(), from);
         ll.add_incoming(phi, lower, read_end);
-        self.slot_caps.insert(phi, (addr, cap, self.cur_old));
+        let boxed = ll.phi(ll.i1_ty());
+        ll.add_incoming(boxed, ll.const_int(ll.i1_ty(), 0), from);
+        ll.add_incoming(boxed, was_box, read_end);
+        let at = self.cur_old;
+        self.slot_caps.insert(
+            phi,
+            SlotRead {
+                addr,
+                cap,
+                at,
+                boxed,
+            },
+        );
         phi
     }
 
