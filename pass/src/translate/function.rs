@@ -1388,6 +1388,11 @@ impl FnTx<'_, '_, '_> {
                 return self.store_ptr_in_place(read, vint, vcap);
             }
         }
+        self.store_ptr_full(addr, cap, vint, vcap);
+    }
+
+    /// [`FnTx::inline_store_ptr`] for a capability of any origin.
+    fn store_ptr_full(&mut self, addr: V, cap: V, vint: V, vcap: V) {
         let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
         if ll.is_null_constant(vcap) {
@@ -1494,9 +1499,7 @@ impl FnTx<'_, '_, '_> {
         ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         ll.br(join);
         ll.position_at_end(full);
-        self.slot_caps.remove(&vcap);
-        self.inline_store_ptr(read.addr, read.cap, vint, vcap);
-        self.slot_caps.insert(vcap, read);
+        self.store_ptr_full(read.addr, read.cap, vint, vcap);
         let ll = &self.m.ll;
         ll.br(join);
         ll.position_at_end(join);
@@ -1507,29 +1510,28 @@ impl FnTx<'_, '_, '_> {
     /// program's stores and calls; a racing thread's stores are races the
     /// program has, which may tear a pointer anyway).
     fn nothing_written_between(&self, load: V, store: V) -> bool {
+        use LLVMOpcode::*;
         let ll = &self.m.ll;
-        if ll.inst_block(load) != ll.inst_block(store) {
-            return false;
+        let mut i = ll.next_instruction(load);
+        while let Some(inst) = i {
+            if inst == store {
+                return true;
+            }
+            let harmless = match ll.opcode(inst) {
+                LLVMGetElementPtr | LLVMLoad | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr
+                | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMAdd | LLVMSub | LLVMMul | LLVMShl
+                | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMICmp | LLVMSelect
+                | LLVMExtractValue | LLVMFreeze => true,
+                LLVMCall => ll.name(ll.called_value(inst)).starts_with("llvm.dbg."),
+                _ => false,
+            };
+            if !harmless {
+                return false;
+            }
+            i = ll.next_instruction(inst);
         }
-        let insts = ll.instructions(ll.inst_block(load));
-        let (Some(from), Some(to)) = (
-            insts.iter().position(|&i| i == load),
-            insts.iter().position(|&i| i == store),
-        ) else {
-            return false;
-        };
-        from < to
-            && insts[from + 1..to].iter().all(|&i| {
-                use LLVMOpcode::*;
-                match ll.opcode(i) {
-                    LLVMGetElementPtr | LLVMLoad | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr
-                    | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMAdd | LLVMSub | LLVMMul | LLVMShl
-                    | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMICmp | LLVMSelect
-                    | LLVMExtractValue | LLVMFreeze => true,
-                    LLVMCall => ll.name(ll.called_value(i)).starts_with("llvm.dbg."),
-                    _ => false,
-                }
-            })
+        // The end of the load's block: the store is elsewhere.
+        false
     }
 
     /// `memset(d, val, n)` of a constant whole number of words, inline:

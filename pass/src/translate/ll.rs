@@ -494,6 +494,12 @@ impl Ll {
         }
         out
     }
+    /// The instruction after `inst` in its block, if any.
+    pub fn next_instruction(&self, inst: V) -> Option<V> {
+        // SAFETY: `inst` is an instruction; this only reads its block's list.
+        let n = unsafe { LLVMGetNextInstruction(inst) };
+        (!n.is_null()).then_some(n)
+    }
     pub fn terminator(&self, b: B) -> Option<V> {
         // SAFETY: `b` is a block.
         let t = unsafe { LLVMGetBasicBlockTerminator(b) };

@@ -88,7 +88,8 @@ pub struct TranslateStats {
     /// when a lazily created object is reused).
     pub fresh_zeroings: usize,
     /// Pointer stores of a capability read from the same slot with nothing
-    /// written in between (`L->top++`): the intval alone unless marking.
+    /// written in between (`L->top++`): the intval alone unless the slot
+    /// was in atomic mode.
     pub in_place_stores: usize,
 }
 
