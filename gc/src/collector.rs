@@ -46,6 +46,9 @@ static STARTED: OnceLock<()> = OnceLock::new();
 /// The collector thread (taken to join it before a `fork`).
 static COLLECTOR: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 static REQUESTED_FAST: AtomicBool = AtomicBool::new(false);
+/// A cycle is between its start (allocation count reset) and its trigger
+/// update: `Heap::allocated` counts what was allocated during it.
+static MARKING_CYCLE: AtomicBool = AtomicBool::new(false);
 static LAST: Mutex<Option<CycleStats>> = Mutex::new(None);
 
 /// What one cycle did, for tests, benchmarks and `GIMSO_GC_TRACE`.
@@ -133,9 +136,21 @@ fn on_pressure(heap: &'static Heap) {
     if !REQUESTED_FAST.swap(true, Ordering::AcqRel) {
         request();
     }
-    let trigger = config().threshold.max(1);
+    let floor = config().threshold.max(1).saturating_mul(4);
     let limit = config().heap_max;
-    let over_pace = heap.allocated() > trigger.saturating_mul(4).max(next_trigger() * 7 / 4);
+    // While a cycle runs, what the program allocates is black and floats
+    // until the next sweep: past one trigger's worth the program is
+    // outrunning the collector, and with a large live set (trigger above
+    // the floor) the heap would reach live + 2.75 triggers. Pacing there
+    // bounds it at live + 2 triggers (2.5x live at the default multiplier).
+    // Between cycles the count includes what the last cycle allocated, and
+    // the collector may not have woken yet: a wider margin.
+    let budget = if MARKING_CYCLE.load(Ordering::Relaxed) {
+        next_trigger()
+    } else {
+        next_trigger() * 7 / 4
+    };
+    let over_pace = heap.allocated() > floor.max(budget);
     let over_max = limit != 0 && heap.stats().committed_bytes > limit;
     if over_pace || over_max {
         if let Some(t) = current_if_attached() {
@@ -318,6 +333,7 @@ fn run_cycle() -> CycleStats {
     let start = Instant::now();
     let heap_before = heap.stats().committed_bytes;
     heap.take_allocated();
+    MARKING_CYCLE.store(true, Ordering::Relaxed);
     handshake::take_max_pause();
     let workers = cfg.markers;
     let mut rounds = 0;
@@ -384,6 +400,7 @@ fn run_cycle() -> CycleStats {
     let next = ((snapshot_live as f64) * (cfg.multiplier - 1.0)) as usize;
     let next = next.max(cfg.threshold);
     NEXT_TRIGGER.store(next, Ordering::Relaxed);
+    MARKING_CYCLE.store(false, Ordering::Relaxed);
     heap.set_trigger(next);
     // Empty pages the program will fill again before the next cycle stay
     // committed: returning them to the OS only to fault them back in costs
