@@ -136,6 +136,44 @@ define ptr @shifted(ptr %l) {
 }
 
 #[test]
+fn a_pointer_only_compared_after_an_offset_is_loaded_without_its_capability() {
+    let ir = r#"
+define i1 @is_nil(ptr %l, ptr %o) {
+  %gp = getelementptr i8, ptr %l, i64 24
+  %g = load ptr, ptr %gp
+  %nil = getelementptr i8, ptr %g, i64 80
+  %same = icmp eq ptr %o, %nil
+  ret i1 %same
+}
+define i64 @field(ptr %l) {
+  %g = load ptr, ptr %l
+  %f = getelementptr i8, ptr %g, i64 80
+  %v = load i64, ptr %f
+  ret i64 %v
+}
+define ptr @escapes(ptr %l, ptr %o) {
+  %g = load ptr, ptr %l
+  %nil = getelementptr i8, ptr %g, i64 80
+  %same = icmp eq ptr %o, %nil
+  %r = select i1 %same, ptr %o, ptr %nil
+  ret ptr %r
+}
+"#;
+    let (stats, out) = common::translate(ir);
+    // `o == &G(L)->nilvalue` needs G(L)'s address alone; a field loaded
+    // through the offset, or the offset pointer flowing on, needs the
+    // capability.
+    assert_eq!(stats.capless_loads, 1, "{out}");
+    let reads_shadow = |prefix: &str| {
+        let body = common::function(&out, &format!("gimso.fd.{prefix}."));
+        body.contains("load atomic i64, ptr") && body.contains("acquire")
+    };
+    assert!(!reads_shadow("is_nil"), "{out}");
+    assert!(reads_shadow("field"), "{out}");
+    assert!(reads_shadow("escapes"), "{out}");
+}
+
+#[test]
 fn an_integer_written_back_where_it_was_read_leaves_the_capability_at_rest() {
     let ir = r#"
 define void @debit(ptr %g, i64 %n) {

@@ -17,7 +17,7 @@ use gimso_abi::{
 use super::ModTx;
 use super::consts::{GlobalTx, Tx};
 use super::layout::{CcLayout, cc_layout, has_ptr, required_align, ret_bytes};
-use super::ll::{B, M, T, V};
+use super::ll::{B, Ll, M, T, V};
 use super::runtime::{call, entry_type};
 use super::{buffers, direct};
 use crate::escape::{AllocaHome, classify_allocas};
@@ -236,6 +236,21 @@ fn access_bits(size: u64, align: u64, write: bool) -> u32 {
 
 fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
     m.ll.is_a(v, f)
+}
+
+/// Whether the pointer `gep` (an address computed from a loaded pointer)
+/// is only compared, directly or through at most `depth` more constant or
+/// variable offsets (`o != &G(L)->nilvalue`): its capability is never used.
+fn only_compared(ll: &Ll, gep: V, depth: u32) -> bool {
+    let users = ll.users(gep);
+    !users.is_empty()
+        && users.iter().all(|&u| match ll.opcode(u) {
+            LLVMOpcode::LLVMICmp => true,
+            LLVMOpcode::LLVMGetElementPtr => {
+                depth > 0 && ll.operand(u, 0) == gep && only_compared(ll, u, depth - 1)
+            }
+            _ => false,
+        })
 }
 
 /// The header byte holding `FLAG_READONLY`, as an offset from `lower` (the
@@ -2384,7 +2399,8 @@ impl FnTx<'_, '_, '_> {
     /// Whether the pointer loaded by `inst` is only compared (`icmp`),
     /// jumped to (`indirectbr`, a computed goto's dispatch table) or
     /// subtracted from another pointer (`ptrtoint` feeding only compares and
-    /// `sub`s with a second pointer's `ptrtoint`, as in `top - base`): all
+    /// `sub`s with a second pointer's `ptrtoint`, as in `top - base`), or
+    /// offset and then only compared (`o != &G(L)->nilvalue`): all
     /// use its address alone, so its capability need not be read. (A
     /// difference of two pointers carries no capability under `inttoptr`
     /// inference: the two origins differ.)
@@ -2414,6 +2430,9 @@ impl FnTx<'_, '_, '_> {
             && users.iter().all(|&u| match ll.opcode(u) {
                 LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMIndirectBr => true,
                 LLVMOpcode::LLVMPtrToInt => address_only(u),
+                LLVMOpcode::LLVMGetElementPtr => {
+                    ll.operand(u, 0) == inst && only_compared(ll, u, 4)
+                }
                 _ => false,
             })
     }
