@@ -482,6 +482,15 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
             continue;
         }
         mark::references(lower, false, |target| {
+            if gimso_heap::residence(target.wrapping_sub(HEADER_SIZE))
+                == gimso_heap::Residence::Unallocated
+            {
+                fatal(&format!(
+                    "GIMSO_GC_VERIFY: marked object {lower:#x} ({}) references reclaimed \
+                     memory at {target:#x} (collector bug)",
+                    describe(lower)
+                ));
+            }
             if !is_marked_or_static(target) {
                 fatal(&format!(
                     "GIMSO_GC_VERIFY: marked object {lower:#x} ({}) references unmarked \
