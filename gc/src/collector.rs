@@ -136,7 +136,10 @@ fn on_pressure(heap: &'static Heap) {
     if !REQUESTED_FAST.swap(true, Ordering::AcqRel) {
         request();
     }
-    let floor = config().threshold.max(1).saturating_mul(4);
+    // Twice the threshold: small-heap programs allocating fast (Lua) are
+    // never paced, while a live set above the threshold is paced by its
+    // trigger.
+    let floor = config().threshold.max(1).saturating_mul(2);
     let limit = config().heap_max;
     // While a cycle runs, what the program allocates is black and floats
     // until the next sweep: past one trigger's worth the program is
