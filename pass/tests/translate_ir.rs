@@ -74,6 +74,13 @@ fn file() {
     }
 }
 
+/// Whether translated function `prefix` reads a shadow word (the
+/// `acquire` load of a capability at rest).
+fn reads_shadow_word(out: &str, prefix: &str) -> bool {
+    let body = common::function(out, &format!("gimso.fd.{prefix}."));
+    body.contains("load atomic i64, ptr") && body.contains("acquire")
+}
+
 #[test]
 fn a_pointer_only_compared_or_jumped_to_is_loaded_without_its_capability() {
     let ir = &format!(
@@ -95,10 +102,7 @@ define i64 @follow(ptr %n) {{
     assert_eq!(stats.capless_loads, 2, "{out}");
     // A shadow word is read with an acquire load (the atomic-box protocol):
     // only in `follow`.
-    let acquire = |prefix: &str| {
-        let body = common::function(&out, &format!("gimso.fd.{prefix}."));
-        body.contains("load atomic i64, ptr") && body.contains("acquire")
-    };
+    let acquire = |prefix: &str| reads_shadow_word(&out, prefix);
     assert!(!acquire("last"), "{out}");
     assert!(acquire("follow"), "{out}");
 }
@@ -127,10 +131,7 @@ define ptr @shifted(ptr %l) {
     // pointer keeps top's capability (inttoptr inference), so its shadow
     // word is read.
     assert_eq!(stats.capless_loads, 1, "{out}");
-    let reads_shadow = |prefix: &str| {
-        let body = common::function(&out, &format!("gimso.fd.{prefix}."));
-        body.contains("load atomic i64, ptr") && body.contains("acquire")
-    };
+    let reads_shadow = |prefix: &str| reads_shadow_word(&out, prefix);
     assert!(!reads_shadow("room"), "{out}");
     assert!(reads_shadow("shifted"), "{out}");
 }
@@ -164,10 +165,7 @@ define ptr @escapes(ptr %l, ptr %o) {
     // through the offset, or the offset pointer flowing on, needs the
     // capability.
     assert_eq!(stats.capless_loads, 1, "{out}");
-    let reads_shadow = |prefix: &str| {
-        let body = common::function(&out, &format!("gimso.fd.{prefix}."));
-        body.contains("load atomic i64, ptr") && body.contains("acquire")
-    };
+    let reads_shadow = |prefix: &str| reads_shadow_word(&out, prefix);
     assert!(!reads_shadow("is_nil"), "{out}");
     assert!(reads_shadow("field"), "{out}");
     assert!(reads_shadow("escapes"), "{out}");
