@@ -48,7 +48,7 @@ static COLLECTOR: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
 static REQUESTED_FAST: AtomicBool = AtomicBool::new(false);
 /// A cycle is between its start (allocation count reset) and its trigger
 /// update: `Heap::allocated` counts what was allocated during it.
-static MARKING_CYCLE: AtomicBool = AtomicBool::new(false);
+static CYCLE_RUNNING: AtomicBool = AtomicBool::new(false);
 static LAST: Mutex<Option<CycleStats>> = Mutex::new(None);
 
 /// What one cycle did, for tests, benchmarks and `GIMSO_GC_TRACE`.
@@ -148,7 +148,7 @@ fn on_pressure(heap: &'static Heap) {
     // bounds it at live + 2 triggers (2.5x live at the default multiplier).
     // Between cycles the count includes what the last cycle allocated, and
     // the collector may not have woken yet: a wider margin.
-    let budget = if MARKING_CYCLE.load(Ordering::Relaxed) {
+    let budget = if CYCLE_RUNNING.load(Ordering::Relaxed) {
         next_trigger()
     } else {
         next_trigger() * 7 / 4
@@ -336,7 +336,7 @@ fn run_cycle() -> CycleStats {
     let start = Instant::now();
     let heap_before = heap.stats().committed_bytes;
     heap.take_allocated();
-    MARKING_CYCLE.store(true, Ordering::Relaxed);
+    CYCLE_RUNNING.store(true, Ordering::Relaxed);
     handshake::take_max_pause();
     let workers = cfg.markers;
     let mut rounds = 0;
@@ -403,7 +403,7 @@ fn run_cycle() -> CycleStats {
     let next = ((snapshot_live as f64) * (cfg.multiplier - 1.0)) as usize;
     let next = next.max(cfg.threshold);
     NEXT_TRIGGER.store(next, Ordering::Relaxed);
-    MARKING_CYCLE.store(false, Ordering::Relaxed);
+    CYCLE_RUNNING.store(false, Ordering::Relaxed);
     heap.set_trigger(next);
     // Empty pages the program will fill again before the next cycle stay
     // committed: returning them to the OS only to fault them back in costs
@@ -485,22 +485,25 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
             continue;
         }
         mark::references(lower, false, |target| {
-            if gimso_heap::residence(target.wrapping_sub(HEADER_SIZE))
-                == gimso_heap::Residence::Unallocated
-            {
-                fatal(&format!(
+            match gimso_heap::residence(target.wrapping_sub(HEADER_SIZE)) {
+                // Its header is no object's: not read, not described.
+                gimso_heap::Residence::Unallocated => fatal(&format!(
                     "GIMSO_GC_VERIFY: marked object {lower:#x} ({}) references reclaimed \
                      memory at {target:#x} (collector bug)",
                     describe(lower)
-                ));
-            }
-            if !is_marked_or_static(target) {
-                fatal(&format!(
-                    "GIMSO_GC_VERIFY: marked object {lower:#x} ({}) references unmarked \
-                     {target:#x} ({}) (collector bug)",
-                    describe(lower),
-                    describe(target)
-                ));
+                )),
+                gimso_heap::Residence::Allocated(slot) => {
+                    // SAFETY: residence found an allocated slot.
+                    if !unsafe { gimso_heap::is_marked(slot.start) } {
+                        fatal(&format!(
+                            "GIMSO_GC_VERIFY: marked object {lower:#x} ({}) references \
+                             unmarked {target:#x} ({}) (collector bug)",
+                            describe(lower),
+                            describe(target)
+                        ))
+                    }
+                }
+                gimso_heap::Residence::Outside => {}
             }
             stack.push(target);
         });
