@@ -133,21 +133,31 @@ pub(crate) unsafe fn print_value(value: LLVMValueRef) -> String {
     }
 }
 
-/// The template of an `InlineAsm` value, as the user wrote it in C: IR string
-/// escapes (`\22`) are decoded and `$$` (a literal `$` in LLVM's template
-/// syntax) becomes `$`.
-///
-/// LLVM 16's C API has no getter for it (`LLVMGetInlineAsmAsmString` arrived
-/// in LLVM 19), so parse the printed form `ptr asm [flags] "<tmpl>", "<cons>"`.
-/// Escaped strings never contain a raw `"`, so the first quoted string is the template.
+/// An `InlineAsm` value's template in LLVM's own syntax (`$$` a dollar
+/// sign, `$N` an operand; escapes decoded), its constraint string, and
+/// whether it is in Intel syntax (`inteldialect`), from the printed form
+/// `ptr asm [flags] "<tmpl>", "<cons>"` (LLVM 16's C API has no getter for
+/// them; `LLVMGetInlineAsmAsmString` arrived in LLVM 19). Escaped strings
+/// never contain a raw `"`, so the quoted strings are found by their quotes.
 ///
 /// # Safety
 /// `asm` must be a live `InlineAsm` value.
-pub(crate) unsafe fn inline_asm_template(asm: LLVMValueRef) -> String {
+pub(crate) unsafe fn inline_asm_parts(asm: LLVMValueRef) -> (String, String, bool) {
     // SAFETY: forwarded from the caller. Printing an `InlineAsm` needs no slot
     // tracker (it belongs to no module), so this is O(template size).
     let text = unsafe { print_value(asm) };
-    unescape(first_quoted(&text).unwrap_or(&text)).replace("$$", "$")
+    let template = first_quoted(&text).unwrap_or_default();
+    let head = text.find('"').map_or(text.as_str(), |i| &text[..i]);
+    let after = text
+        .find('"')
+        .map(|i| &text[i + 1 + template.len() + 1..])
+        .unwrap_or_default();
+    let constraints = first_quoted(after).unwrap_or_default();
+    (
+        unescape(template),
+        unescape(constraints),
+        head.contains("inteldialect"),
+    )
 }
 
 /// Decodes LLVM's `\XX` hex escapes; anything malformed is kept verbatim.

@@ -12,7 +12,9 @@
 //!   instruction and returns *all* uses of what the gimso semantics rejects:
 //!   pointers outside address space 0, `callbr`, the funclet EH instructions
 //!   (`catchswitch`, `catchpad`, `cleanuppad`, `catchret`, `cleanupret`),
-//!   `alloca inalloca`, and inline assembly with a non-empty template.
+//!   `alloca inalloca`, and inline assembly that is not register-only
+//!   ([`asm_safety`]: which templates are safe, and what their pointer
+//!   results carry).
 //! - [`location`]: source positions from `!dbg` for clang-style diagnostics.
 //! - [`intrinsics`]: which intrinsics pass, which the translation handles,
 //!   which are rejected (the checker reports the rejected ones).
@@ -47,6 +49,7 @@
 //! The pass must be linear in function size and must never crash on valid
 //! IR (`llvm-stress` is the fuzz corpus).
 
+mod asm_safety;
 pub mod atomic_ptr;
 pub mod backend;
 pub mod driver;

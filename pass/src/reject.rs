@@ -20,7 +20,7 @@ use inkwell::module::Module;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 use crate::intrinsics::IntrinsicClass;
-use crate::ir::{AddrSpaceFinder, InallocaProbe, inline_asm_template};
+use crate::ir::{AddrSpaceFinder, InallocaProbe, inline_asm_parts};
 use crate::location::{Location, Scope, value_name};
 
 /// One unsupported construct, with where it is and why it is rejected.
@@ -254,7 +254,7 @@ impl Checker {
         }
     }
 
-    /// Rejects a call to inline asm unless its template is empty.
+    /// Rejects a call to inline asm unless it is safe ([`crate::asm_safety`]).
     ///
     /// # Safety
     /// `inst` must be a live `call` or `invoke`.
@@ -266,10 +266,11 @@ impl Checker {
             return;
         }
         // SAFETY: `callee` is an `InlineAsm`.
-        let template = unsafe { inline_asm_template(callee) };
-        if template.is_empty() {
+        let (raw, constraints, intel) = unsafe { inline_asm_parts(callee) };
+        let Some(why) = crate::asm_safety::refusal(&raw, &constraints, intel) else {
             return;
-        }
+        };
+        let template = crate::asm_safety::gcc_form(&raw);
         let shown: String = template.chars().take(40).collect();
         let ellipsis = if shown.len() < template.len() {
             "..."
@@ -277,8 +278,9 @@ impl Checker {
             ""
         };
         let message = format!(
-            "gimso does not support inline assembly `{shown}{ellipsis}`: inline assembly can \
-             access memory without capability checks (only an empty template is allowed)"
+            "gimso does not support inline assembly `{shown}{ellipsis}`: {why} (inline assembly \
+             can reach memory without capability checks; gimso accepts register-only \
+             instructions with declared outputs and clobbers)"
         );
         self.push(Location::of_instruction(inst), "inline asm", message);
     }

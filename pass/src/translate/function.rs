@@ -1776,6 +1776,72 @@ impl FnTx<'_, '_, '_> {
         self.set(inst, Tx { int: c, cap });
     }
 
+    /// A call of (safe, [`crate::asm_safety`]) inline asm. A pointer
+    /// result gets the capability of the first pointer input with the same
+    /// address, else of the input tied to it, else none.
+    fn tx_inline_asm(&mut self, inst: V, asm: V) {
+        self.tx_generic(inst);
+        let ll = &self.m.ll;
+        let ty = ll.type_of(inst);
+        if !has_ptr(ll, ty) {
+            return;
+        }
+        // SAFETY: `asm` is a live `InlineAsm` value (checked by the caller).
+        let (_, cons, _) = unsafe { crate::ir::inline_asm_parts(asm) };
+        let tied = crate::asm_safety::tied_inputs(&crate::asm_safety::constraints(&cons));
+        let nargs = ll.num_arg_operands(inst);
+        let mut inputs = Vec::new();
+        for i in 0..nargs {
+            let a = self.m.ll.operand(inst, i);
+            let t = self.tx(a);
+            inputs.push(self.m.ll.is_ptr(self.m.ll.type_of(a)).then_some(t));
+        }
+        let int = self.vals[&inst].int;
+        let ll = &self.m.ll;
+        let cap_of = |v: V, out: usize| -> V {
+            let ptr_input = |j: usize| inputs.get(j).copied().flatten();
+            let mut cap = tied
+                .get(out)
+                .copied()
+                .flatten()
+                .and_then(ptr_input)
+                .and_then(|t| t.cap)
+                .unwrap_or_else(|| ll.null_ptr());
+            for j in (0..inputs.len()).rev() {
+                if let Some(Tx {
+                    int: i,
+                    cap: Some(c),
+                }) = ptr_input(j)
+                {
+                    let same = ll.icmp(LLVMIntPredicate::LLVMIntEQ, v, i);
+                    cap = ll.select(same, c, cap);
+                }
+            }
+            cap
+        };
+        let cap = if ll.is_ptr(ty) {
+            cap_of(int, 0)
+        } else if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
+            let mut agg = ll.zero(ty);
+            for (k, field) in ll.struct_fields(ty).into_iter().enumerate() {
+                if ll.is_ptr(field) {
+                    let v = ll.extract_value(int, k as u32);
+                    agg = ll.insert_value(agg, cap_of(v, k), k as u32);
+                }
+            }
+            agg
+        } else {
+            ll.zero(ty)
+        };
+        self.set(
+            inst,
+            Tx {
+                int,
+                cap: Some(cap),
+            },
+        );
+    }
+
     fn tx_phi(&mut self, inst: V) {
         let ty = self.m.ll.type_of(inst);
         let int = self.m.ll.phi(ty);
@@ -2476,7 +2542,7 @@ impl FnTx<'_, '_, '_> {
             self.checked.clear();
         }
         if is_a(self.m, callee, LLVMIsAInlineAsm) {
-            self.tx_generic(inst);
+            self.tx_inline_asm(inst, callee);
             return;
         }
         if is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.") {

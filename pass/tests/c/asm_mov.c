@@ -1,6 +1,6 @@
-/* Non-empty inline asm: rejected at the asm statement's line. */
-int f(void) {
+/* Inline asm that reaches memory: rejected at the asm statement's line. */
+int f(int *p) {
   int x = 1;
-  asm volatile("mov $0, %%eax" ::: "eax"); /* REJECTED */
+  asm volatile("movl $0, (%0)" : : "r"(p) : "memory"); /* REJECTED */
   return x;
 }

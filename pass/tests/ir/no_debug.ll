@@ -1,6 +1,6 @@
 ; No debug info: diagnostics fall back to the function name.
 define void @h() {
-  call void asm sideeffect "nop", ""()
+  call void asm sideeffect "syscall", "~{flags}"()
   ret void
 }
 
