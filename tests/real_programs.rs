@@ -1,5 +1,5 @@
 //! Real C programs under gimso-cc (issue 6): zlib, bzip2 (its own
-//! `bzip2.c` and reference samples), Lua 5.4 and SQLite, built from the
+//! `bzip2.c` and reference samples), Lua 5.4, SQLite and zstd, built from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -59,4 +59,9 @@ fn lua_scripts_match_the_plain_build() {
 #[test]
 fn sqlite_workload_matches_the_plain_build() {
     run("sqlite");
+}
+
+#[test]
+fn zstd_round_trips() {
+    run("zstd");
 }
