@@ -652,8 +652,16 @@ mod tests {
             "`lock` is not one",
         );
         refused("mov %eax, %ebx", FLAGS, "does not declare");
-        refused("movq $0, %xmm2", &format!("r,~{{xmm3}},{FLAGS}"), "does not declare");
-        refused("mov $$1, %r9d", &format!("~{{r8}},{FLAGS}"), "does not declare");
+        refused(
+            "movq $0, %xmm2",
+            &format!("r,~{{xmm3}},{FLAGS}"),
+            "does not declare",
+        );
+        refused(
+            "mov $$1, %r9d",
+            &format!("~{{r8}},{FLAGS}"),
+            "does not declare",
+        );
         refused("addq $$8, %rsp", &format!("~{{rsp}},{FLAGS}"), "%rsp");
         refused("movq %rip, $0", &format!("=r,{FLAGS}"), "%rip");
         refused("cpuid", &format!("={{ax}},{{ax}},{FLAGS}"), "%ebx");
