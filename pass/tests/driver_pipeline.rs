@@ -796,3 +796,26 @@ fn cxx_driver_compiles_cpp() {
     let out = gimso_cc(&dir, &["-x", "c++", "-c", "t.cpp", "-o", "u.o"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn over_aligned_globals_past_a_page_or_thread_local_are_refused() {
+    let dir = workdir("overaligned");
+    let src = "_Alignas(8192) char big[10];\n\
+               _Thread_local _Alignas(64) int tl;\n\
+               _Alignas(64) char fine[10];\n\
+               int f(void) { return big[0] + tl + fine[0]; }\n";
+    fs::write(dir.join("a.c"), src).unwrap();
+    let out = gimso_cc(&dir, &["-O2", "-c", "a.c"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`big` needs 8192-byte alignment (more than a page)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`tl` needs 64-byte alignment (a thread-local variable)"),
+        "{err}"
+    );
+    assert!(!err.contains("`fine`"), "{err}");
+    assert!(err.contains("\n2 errors generated.\n"), "{err}");
+}

@@ -332,7 +332,8 @@ impl ModTx<'_, '_> {
     }
 
     /// Integer constant expressions over pointers (`sub (ptrtoint @a,
-    /// ptrtoint @b)`, `trunc`, ...): rebuilt with translated operands.
+    /// ptrtoint @b)`, `and (ptrtoint @a, 63)`, `icmp`, `trunc`, ...):
+    /// rebuilt with translated operands.
     fn rebuild_int_const_expr(&mut self, c: V, ty: T) -> Result<Tx, String> {
         use inkwell::llvm_sys::core::*;
         if self.ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind {
@@ -357,6 +358,13 @@ impl ModTx<'_, '_> {
                 (LLVMOpcode::LLVMMul, Some(b)) => LLVMConstMul(a, b),
                 (LLVMOpcode::LLVMXor, Some(b)) => LLVMConstXor(a, b),
                 (LLVMOpcode::LLVMShl, Some(b)) => LLVMConstShl(a, b),
+                (LLVMOpcode::LLVMAnd, Some(b)) => LLVMConstAnd(a, b),
+                (LLVMOpcode::LLVMOr, Some(b)) => LLVMConstOr(a, b),
+                (LLVMOpcode::LLVMLShr, Some(b)) => LLVMConstLShr(a, b),
+                (LLVMOpcode::LLVMAShr, Some(b)) => LLVMConstAShr(a, b),
+                // Addresses compared as the program sees them (`&x == &y`,
+                // an alignment test folded to `icmp`).
+                (LLVMOpcode::LLVMICmp, Some(b)) => LLVMConstICmp(LLVMGetICmpPredicate(c), a, b),
                 (LLVMOpcode::LLVMTrunc, None) => LLVMConstTrunc(a, ty),
                 (LLVMOpcode::LLVMZExt, None) => LLVMConstZExt(a, ty),
                 (LLVMOpcode::LLVMSExt, None) => LLVMConstSExt(a, ty),

@@ -129,19 +129,17 @@ impl ModTx<'_, '_> {
             } else {
                 let ty = self.ll.global_value_type(g);
                 let obj_ty = self.ll.struct_ty(&[self.ll.ptr(), self.ll.i64(), ty]);
-                let o = self.ll.add_global(obj_ty, &sym);
                 let align = u64::from(self.ll.alignment(g))
                     .max(self.ll.align_of(ty))
                     .max(16);
-                if align > 16 {
-                    self.error(
-                        Location::of_global(global_value(g)),
-                        "over-aligned globals",
-                        &format!("`{name}` needs {align}-byte alignment"),
-                    );
-                }
-                self.ll.set_alignment(o, 16);
                 let linkage = self.new_linkage(g);
+                let o = if align > 16 {
+                    self.padded_object(g, &name, obj_ty, align, linkage)
+                } else {
+                    let o = self.ll.add_global(obj_ty, &sym);
+                    self.ll.set_alignment(o, 16);
+                    o
+                };
                 self.ll.set_linkage(o, linkage);
                 if matches!(
                     linkage,
@@ -167,6 +165,62 @@ impl ModTx<'_, '_> {
             }
             self.obj_map.insert(g, GlobalTx::Data(obj));
         }
+    }
+
+    /// The object of a global aligned to `align` (> 16): its payload must
+    /// start at a multiple of `align`, and every module refers to a global
+    /// by its header symbol (`lower` is 16 bytes past it, whatever the
+    /// alignment its declarations see). So the object lies in a private
+    /// storage global aligned to `align`, after `align - 16` bytes of
+    /// padding, and the header symbol is an alias into it. Refused for
+    /// thread-locals (their per-thread copies are 16-aligned) and for
+    /// linkages the linker may merge or replace (the alias would point
+    /// into one module's storage), and above a page.
+    fn padded_object(
+        &mut self,
+        g: V,
+        name: &str,
+        obj_ty: T,
+        align: u64,
+        linkage: LLVMLinkage,
+    ) -> V {
+        let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
+        let plain = matches!(
+            linkage,
+            LLVMLinkage::LLVMExternalLinkage
+                | LLVMLinkage::LLVMInternalLinkage
+                | LLVMLinkage::LLVMPrivateLinkage
+        );
+        if align > 4096 || self.ll.is_thread_local(g) || !plain {
+            let why = if align > 4096 {
+                "more than a page"
+            } else if self.ll.is_thread_local(g) {
+                "a thread-local variable"
+            } else {
+                "a definition the linker may merge or replace"
+            };
+            self.error(
+                Location::of_global(global_value(g)),
+                "over-aligned globals",
+                &format!("`{name}` needs {align}-byte alignment ({why})"),
+            );
+            let o = self.ll.add_global(obj_ty, &sym);
+            self.ll.set_alignment(o, 16);
+            return o;
+        }
+        let pad = align - 16;
+        let pad_ty = self.ll.array_ty(self.ll.i8(), pad);
+        let storage_ty = self.ll.struct_ty(&[pad_ty, obj_ty]);
+        let storage = self
+            .ll
+            .add_global(storage_ty, &format!("gimso.objpad.{name}"));
+        self.ll.set_alignment(storage, align as u32);
+        self.ll
+            .set_linkage(storage, LLVMLinkage::LLVMPrivateLinkage);
+        let header = self.ll.const_gep_i8(storage, pad);
+        let o = self.ll.add_alias(obj_ty, header, &sym);
+        self.padded_objects.insert(o, (storage, pad));
+        o
     }
 
     /// Aliases of functions and of whole globals become aliases of their
@@ -238,7 +292,14 @@ impl ModTx<'_, '_> {
                 flags |= FLAG_READONLY;
             }
             let value = self.ll.const_struct(&[upper, self.ll.i64c(flags), init]);
-            self.ll.set_initializer(obj, value);
+            match self.padded_objects.get(&obj) {
+                Some(&(storage, pad)) => {
+                    let pad = self.ll.zero(self.ll.array_ty(self.ll.i8(), pad));
+                    let padded = self.ll.const_struct(&[pad, value]);
+                    self.ll.set_initializer(storage, padded);
+                }
+                None => self.ll.set_initializer(obj, value),
+            }
         }
     }
 

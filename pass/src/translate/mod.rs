@@ -141,6 +141,9 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub tls_objects: HashSet<V>,
     /// Translated objects whose size and flags are known here.
     pub static_objects: HashMap<V, StaticObject>,
+    /// Over-aligned globals: the object symbol (an alias of the header)
+    /// → the padded storage it lies in, and the padding before the header.
+    pub padded_objects: HashMap<V, (V, u64)>,
     pub const_memo: HashMap<V, Tx>,
     pub mentions_memo: HashMap<V, bool>,
     pub block_ids: HashMap<(V, B), u64>,
@@ -225,6 +228,7 @@ pub fn translate_module_with(
         direct: HashMap::new(),
         obj_map: HashMap::new(),
         static_objects: HashMap::new(),
+        padded_objects: HashMap::new(),
         tls_objects: HashSet::new(),
         lsda_map: HashMap::new(),
         type_ids: HashMap::new(),

@@ -1,0 +1,66 @@
+//! Over-aligned globals across translation units
+//! (pass/src/translate/globals.rs `padded_object`): a module that only
+//! declares the variable, without its alignment, finds its header and
+//! payload where the defining module put them. Sources in `tests/c-link/`.
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("run command");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `aligned_def.c` and `aligned_use.c`, compiled separately at `opt` and
+/// linked.
+fn build(opt: &str) -> PathBuf {
+    let dir = support::scratch("aligned_globals_link").join(opt);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let cc = support::gimso_cc();
+    let mut objects = Vec::new();
+    for s in ["aligned_def.c", "aligned_use.c"] {
+        let obj = dir.join(s.replace(".c", ".o"));
+        run_ok(
+            Command::new(cc)
+                .args([opt, "-g", "-c"])
+                .arg(support::root().join("tests/c-link").join(s))
+                .arg("-o")
+                .arg(&obj),
+        );
+        objects.push(obj);
+    }
+    let exe = dir.join("aligned");
+    run_ok(Command::new(cc).args(&objects).arg("-o").arg(&exe));
+    exe
+}
+
+#[test]
+fn declarations_without_the_alignment_see_the_same_object() {
+    for opt in ["-O0", "-O2"] {
+        let exe = build(opt);
+        let out = run_ok(&mut Command::new(&exe));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "aligned 1 1\ndefined elsewhere\ncounter 7\n",
+            "{opt}"
+        );
+        let out = Command::new(&exe).arg("oob").output().expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(134), "{opt}: {stderr}");
+        assert!(
+            stderr.starts_with("gimso: safety error: out-of-bounds read"),
+            "{opt}: {stderr}"
+        );
+        assert!(
+            stderr.contains("(40 bytes, data object, global)"),
+            "{opt}: {stderr}"
+        );
+    }
+}
