@@ -1,5 +1,5 @@
 //! Processes: ids, `sysconf`, `gethostname`, `uname`, resource usage and
-//! limits, `fork`, the `exec` family, `wait`/`waitpid`, `system`, and the
+//! limits, scheduling priority, `fork`, the `exec` family, `wait`/`waitpid`, `system`, and the
 //! refused dynamic loader (`dlopen` & co).
 //!
 //! `fork` is supported while the program has one thread: the runtime lets
@@ -163,6 +163,45 @@ wrapper! {
     fn setrlimit | setrlimit64(resource: i32, rl: FlightPtr) -> i32 {
         set_limit(resource, rl)
     }
+}
+
+wrapper! {
+    /// `int getpriority(int which, id_t who)`: -1 is also a valid nice
+    /// value, so errno is cleared first (callers test it).
+    fn getpriority(which: i32, who: u32) -> i32 {
+        // SAFETY: integers only, no memory preconditions.
+        minus_one_valid(|| unsafe { libc::getpriority(which as _, who) })
+    }
+}
+
+wrapper! {
+    /// `int setpriority(int which, id_t who, int prio)`.
+    fn setpriority(which: i32, who: u32, prio: i32) -> i32 {
+        // SAFETY: integers only, no memory preconditions.
+        sys32(|| unsafe { libc::setpriority(which as _, who, prio) })
+    }
+}
+
+wrapper! {
+    /// `int nice(int inc)`.
+    fn nice(inc: i32) -> i32 {
+        // SAFETY: an integer only, no memory preconditions.
+        minus_one_valid(|| unsafe { libc::nice(inc) })
+    }
+}
+
+/// Runs `f`, for which -1 is also a valid result: errno is cleared first
+/// and set only if the call set it.
+fn minus_one_valid(f: impl FnOnce() -> i32) -> i32 {
+    let (r, e) = gimso_gc::exited(|| {
+        // SAFETY: __errno_location returns the calling thread's errno.
+        unsafe { *libc::__errno_location() = 0 };
+        let r = f();
+        // SAFETY: as above.
+        (r, unsafe { *libc::__errno_location() })
+    });
+    errno::set(if r == -1 { e } else { 0 });
+    r
 }
 
 /// Native threads of the process (`/proc/self/task`), if known.
