@@ -2,10 +2,11 @@
 # Fetches the C sources of the real programs gimso is tested on (issue 6)
 # with cargo, from the crates that ship them, and links them under
 # target/c-sources/: zlib (libz-sys), bzip2 (bzip2-sys), lua (lua-src,
-# Lua 5.4), sqlite (libsqlite3-sys's bundled amalgamation) and zstd
-# (zstd-sys's library sources). Nothing is committed: the sources stay in
-# cargo's registry.
-#   scripts/fetch-c-sources.sh          prints the five directories
+# Lua 5.4), sqlite (libsqlite3-sys's bundled amalgamation), zstd
+# (zstd-sys's library sources) and lz4 (lz4-sys ships the whole lz4
+# repository, its command-line program included). Nothing is committed:
+# the sources stay in cargo's registry.
+#   scripts/fetch-c-sources.sh          prints the six directories
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,6 +28,7 @@ libz-sys = { version = "=1.1.31", features = ["static"] }
 bzip2-sys = "=0.1.13"
 libsqlite3-sys = { version = "=0.30.1", features = ["bundled"] }
 zstd-sys = "=2.1.3"
+lz4-sys = "=1.11.1"
 TOML
 echo 'fn main() {}' > "$WORK/src/main.rs"
 cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
@@ -38,3 +40,4 @@ link "$(cd "$REGISTRY"/bzip2-sys-0.1.13+1.0.8/bzip2-1.0.8 && pwd)" bzip2
 link "$(cd "$REGISTRY"/lua-src-547.1.0/lua-5.4.7 && pwd)" lua
 link "$(cd "$REGISTRY"/libsqlite3-sys-0.30.1/sqlite3 && pwd)" sqlite
 link "$(cd "$REGISTRY"/zstd-sys-2.1.3+zstd.1.5.7/zstd/lib && pwd)" zstd
+link "$(cd "$REGISTRY"/lz4-sys-1.11.1+lz4-1.10.0/liblz4 && pwd)" lz4

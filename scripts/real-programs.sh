@@ -15,15 +15,20 @@
 #            indexed queries, joins, rollback; output identical)
 #   zstd     zstd's library + tests/real/zstd_roundtrip.c (one-shot and
 #            streaming round trips, a corrupted frame; output identical).
-#            Not in the default list: the issue-6 benchmark is the other four.
+#   lz4      lz4's own command-line program: a generated file compressed at
+#            levels 1 and 9 (output identical to the plain build's),
+#            tested, and decompressed (identical to the input).
+#            zstd and lz4 are not in the default list: the issue-6
+#            benchmark is the other four.
 #
-# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd]
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
-#                     rows, Lua scale 1, 1 MB for zstd; full: a 50 MB zlib
-#                     file, a 20 MB bzip2 file, 100 000 rows (300 000
-#                     inserts), Lua scale 8, 8 MB for zstd
+#                     rows, Lua scale 1, 1 MB for zstd, 2 MB for lz4; full:
+#                     a 50 MB zlib file, a 20 MB bzip2 file, 100 000 rows
+#                     (300 000 inserts), Lua scale 8, 8 MB for zstd, 50 MB
+#                     for lz4
 #   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
 #                     reference). "asan" adds clang -fsanitize=address.
 #   BENCH=1           after the checked runs, time every step N=3 more times
@@ -52,8 +57,8 @@ PROGRAMS=("$@")
 [ ${#PROGRAMS[@]} -eq 0 ] && PROGRAMS=(zlib bzip2 lua sqlite)
 
 case "$SIZE" in
-small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 ;;
-full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 ;;
+small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 ;;
+full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 ;;
 *) echo "real-programs.sh: SIZE must be small or full" >&2; exit 2 ;;
 esac
 if [ "${VARIANTS%% *}" != clang ]; then
@@ -66,7 +71,8 @@ if [ "$BENCH" = 1 ] && [ ! -x /usr/bin/time ]; then
 fi
 
 SRC=$ROOT/target/c-sources
-if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ]; then
+if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ] \
+    || [ ! -e "$SRC/lz4/lib/lz4.h" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -190,7 +196,7 @@ time_steps() {
             done
         done
     done
-    rm -f "$OUT"/*/bzip2/tmp/big.out
+    rm -f "$OUT"/*/bzip2/tmp/big.out "$OUT"/*/lz4/tmp/big.out
 }
 
 # same_as_reference NAME VARIANT FILE: FILE equals the clang run's copy.
@@ -298,6 +304,30 @@ program_zstd() {
         || { fail "zstd: run ($v): $(tail -3 "$LAST_OUT" "$LAST_OUT.err")"; return; }
     same_as_reference zstd "$v" "$LAST_OUT" || { fail "zstd: output differs ($v)"; return; }
     grep -q "all round trips identical" "$LAST_OUT" || fail "zstd: round trip ($v)"
+}
+
+program_lz4() {
+    local v=$1 dir=$OUT/$1/lz4 l=$SRC/lz4 lz
+    build_objs "$v" "$dir/obj" "-I$l/lib -w" -- "$l"/lib/*.c "$l"/programs/*.c \
+        && link "$v" "$dir/lz4" "$dir"/obj/*.o || { fail "lz4: build ($v)"; return; }
+    lz=$dir/lz4
+    mkdir -p "$dir/tmp"
+    local input=$DATA/lz4-$SIZE.txt
+    if [ ! -e "$input" ]; then
+        [ -x "$OUT/clang/zlib/zlib_roundtrip" ] || program_zlib clang
+        "$OUT/clang/zlib/zlib_roundtrip" gen "$LZ4_BYTES" "$input" || { fail "lz4: gen"; return; }
+    fi
+    local lvl
+    for lvl in 1 9; do
+        LAST_OUT=$dir/tmp/big$lvl.lz4
+        run_timed lz4 "$v" "$lz" -"$lvl" -c "$input" || { fail "lz4: compress -$lvl ($v)"; return; }
+        same_as_reference "lz4-$lvl" "$v" "$LAST_OUT" || { fail "lz4: -$lvl output differs ($v)"; return; }
+    done
+    "$lz" -t "$dir/tmp/big9.lz4" 2>"$dir/tmp/test.err" || { fail "lz4: -t ($v)"; return; }
+    LAST_OUT=$dir/tmp/big.out
+    run_timed lz4 "$v" "$lz" -d -c "$dir/tmp/big9.lz4" || { fail "lz4: decompress ($v)"; return; }
+    cmp -s "$LAST_OUT" "$input" || fail "lz4: decompressed file differs ($v)"
+    rm -f "$dir/tmp/big.out"
 }
 
 for prog in "${PROGRAMS[@]}"; do

@@ -1,5 +1,6 @@
 //! Real C programs under gimso-cc (issue 6): zlib, bzip2 (its own
-//! `bzip2.c` and reference samples), Lua 5.4, SQLite and zstd, built from the
+//! `bzip2.c` and reference samples), Lua 5.4, SQLite, zstd and lz4 (its own
+//! command-line program), built from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -64,4 +65,9 @@ fn sqlite_workload_matches_the_plain_build() {
 #[test]
 fn zstd_round_trips() {
     run("zstd");
+}
+
+#[test]
+fn lz4_command_line_matches_the_plain_build() {
+    run("lz4");
 }
