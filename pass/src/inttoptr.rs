@@ -24,7 +24,10 @@
 //!   alloca holding `ptrtoint p` (SQLite's index iterator). Only a
 //!   capability that flowed into the integer is ever stored, so this
 //!   stays memory safe; it also lets a `uintptr_t` written to memory and
-//!   read back as a pointer keep its capability.
+//!   read back as a pointer keep its capability. A constant `ptrtoint` of
+//!   a pointer constant stored as an `i64` (the optimiser's form of a
+//!   local initialised from a constant image holding one pointer) stores
+//!   that constant's capability (the translation's `const_ptrtoint`).
 //! - Calls, other loads, atomics, comparisons, `va_arg`, extracts, landing pads
 //!   and float-to-int casts start at `Bottom` and are not interpreted.
 //! - The other integer instructions (arithmetic, bitwise, shifts, integer

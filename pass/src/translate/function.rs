@@ -1599,10 +1599,13 @@ impl FnTx<'_, '_, '_> {
     fn carries_cap(&self, v: V) -> bool {
         let ll = &self.m.ll;
         let ty = ll.type_of(v);
-        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind
-            || ll.size_of(ty) != 8
-            || ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind
-        {
+        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.size_of(ty) != 8 {
+            return false;
+        }
+        if self.const_ptrtoint(v).is_some() {
+            return true;
+        }
+        if ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
             return false;
         }
         // SAFETY: `v` is a live instruction of the module.
@@ -1865,7 +1868,26 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The inferred capability of integer value `v` (null if none).
+    /// The pointer constant `v` is `ptrtoint` of, if it is one: the
+    /// optimiser stores a pointer constant as that integer (a local array
+    /// initialised with string literals, its `memcpy` from a constant
+    /// image folded to `store i64 ptrtoint (@.str)`), and the store must
+    /// carry the pointer's capability as the `memcpy` would have.
+    fn const_ptrtoint(&self, v: V) -> Option<V> {
+        let ll = &self.m.ll;
+        if ll.value_kind(v) != LLVMValueKind::LLVMConstantExprValueKind
+            || ll.const_opcode(v) != LLVMOpcode::LLVMPtrToInt
+        {
+            return None;
+        }
+        let p = ll.operand(v, 0);
+        ll.is_ptr(ll.type_of(p)).then_some(p)
+    }
+
     fn int_cap(&mut self, v: V) -> V {
+        if let Some(p) = self.const_ptrtoint(v) {
+            return self.cap(p);
+        }
         if self.m.ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
             return self.m.ll.null_ptr();
         }
