@@ -6,17 +6,9 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn run_ok(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("run command");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use support::run_ok;
 
 /// `aligned_def.c` and `aligned_use.c`, compiled separately at `opt` and
 /// linked.

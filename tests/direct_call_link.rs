@@ -6,7 +6,9 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use support::run_ok;
 
 fn source(name: &str) -> PathBuf {
     support::root().join("tests/c-link").join(name)
@@ -33,16 +35,6 @@ fn build(name: &str, sources: &[&str]) -> PathBuf {
     let exe = dir.join(name);
     run_ok(Command::new(cc).args(&objects).arg("-o").arg(&exe));
     exe
-}
-
-fn run_ok(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("run command");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// (`nm` type letter, name) of every `gimso.fd.NAME.*` symbol of `file`.

@@ -450,25 +450,17 @@ fn lookup(mnemonic: &str) -> Option<Op> {
     if let Some(o) = find(&strip(mnemonic)) {
         return Some(o);
     }
-    if let Some(c) = mnemonic.strip_prefix("cmov") {
-        let c = if CONDITIONS.contains(&c) {
-            c.to_owned()
-        } else {
-            strip(c)
-        };
-        if CONDITIONS.contains(&c.as_str()) {
-            return Some(op("cmov", Writes::Last, NONE, false, (2, 2)));
-        }
+    // `cmovCC` and `setCC`, the condition maybe followed by a size suffix.
+    let conditional = |prefix: &str| {
+        mnemonic
+            .strip_prefix(prefix)
+            .is_some_and(|c| CONDITIONS.contains(&c) || CONDITIONS.contains(&strip(c).as_str()))
+    };
+    if conditional("cmov") {
+        return Some(op("cmov", Writes::Last, NONE, false, (2, 2)));
     }
-    if let Some(c) = mnemonic.strip_prefix("set") {
-        let c = if CONDITIONS.contains(&c) {
-            c.to_owned()
-        } else {
-            strip(c)
-        };
-        if CONDITIONS.contains(&c.as_str()) {
-            return Some(op("set", Writes::Only, NONE, false, (1, 1)));
-        }
+    if conditional("set") {
+        return Some(op("set", Writes::Only, NONE, false, (1, 1)));
     }
     None
 }

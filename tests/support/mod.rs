@@ -169,3 +169,14 @@ pub fn gimso_cc() -> &'static Path {
         cc
     })
 }
+
+/// Runs `cmd`; panics with its stderr unless it succeeds.
+pub fn run_ok(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().expect("run command");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
