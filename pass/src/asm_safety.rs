@@ -317,6 +317,7 @@ enum Writes {
 /// The register-only instructions accepted: base mnemonic (no AT&T size
 /// suffix), what it writes, the registers it writes implicitly, whether it
 /// sets flags, and how many explicit operands it takes (min, max).
+#[derive(Clone, Copy)]
 struct Op {
     name: &'static str,
     writes: Writes,
@@ -427,34 +428,23 @@ const CONDITIONS: &[&str] = &[
     "ng", "nge", "nl", "nle", "no", "np", "ns", "nz", "o", "p", "pe", "po", "s", "z",
 ];
 
+/// `m` without its AT&T size suffix (`addl` → `add`), or "" if it has none.
+fn strip(m: &str) -> &str {
+    m.strip_suffix(['b', 'w', 'l', 'q']).unwrap_or("")
+}
+
 /// The accepted instruction `mnemonic` names, with an AT&T size suffix
 /// (`addl`, `movq`) allowed.
 fn lookup(mnemonic: &str) -> Option<Op> {
-    let find = |m: &str| {
-        OPS.iter().find(|o| o.name == m).map(|o| Op {
-            name: o.name,
-            writes: o.writes,
-            implicit: o.implicit,
-            flags: o.flags,
-            arity: o.arity,
-        })
-    };
-    if let Some(o) = find(mnemonic) {
-        return Some(o);
-    }
-    let strip = |m: &str| {
-        m.strip_suffix(['b', 'w', 'l', 'q'])
-            .map(str::to_owned)
-            .unwrap_or_default()
-    };
-    if let Some(o) = find(&strip(mnemonic)) {
+    let find = |m: &str| OPS.iter().find(|o| o.name == m).copied();
+    if let Some(o) = find(mnemonic).or_else(|| find(strip(mnemonic))) {
         return Some(o);
     }
     // `cmovCC` and `setCC`, the condition maybe followed by a size suffix.
     let conditional = |prefix: &str| {
         mnemonic
             .strip_prefix(prefix)
-            .is_some_and(|c| CONDITIONS.contains(&c) || CONDITIONS.contains(&strip(c).as_str()))
+            .is_some_and(|c| CONDITIONS.contains(&c) || CONDITIONS.contains(&strip(c)))
     };
     if conditional("cmov") {
         return Some(op("cmov", Writes::Last, NONE, false, (2, 2)));

@@ -1,6 +1,7 @@
 //! Processes: ids, `sysconf`, `gethostname`, `uname`, resource usage and
-//! limits, scheduling priority, `fork`, the `exec` family, `wait`/`waitpid`, `system`, and the
-//! refused dynamic loader (`dlopen` & co).
+//! limits, scheduling priority, `fork`, the `exec` family,
+//! `wait`/`waitpid`, `system`, and the refused dynamic loader (`dlopen` &
+//! co).
 //!
 //! `fork` is supported while the program has one thread: the runtime lets
 //! a running collection finish, ends its collector thread, forks when the
@@ -51,19 +52,9 @@ id_call! {
 wrapper! {
     /// `long sysconf(int name)`.
     fn sysconf(name: i32) -> i64 {
-        let (r, e) = gimso_gc::exited(|| {
-            // SAFETY: no memory preconditions; __errno_location returns the
-            // calling thread's errno.
-            unsafe {
-                *libc::__errno_location() = 0;
-                (libc::sysconf(name), *libc::__errno_location())
-            }
-        });
         // -1 is also the answer for unlimited values (errno untouched).
-        if r == -1 && e != 0 {
-            errno::set(e);
-        }
-        r
+        // SAFETY: no memory preconditions.
+        minus_one_valid(|| unsafe { libc::sysconf(name) })
     }
 }
 
@@ -167,7 +158,7 @@ wrapper! {
 
 wrapper! {
     /// `int getpriority(int which, id_t who)`: -1 is also a valid nice
-    /// value, so errno is cleared first (callers test it).
+    /// value.
     fn getpriority(which: i32, who: u32) -> i32 {
         // SAFETY: integers only, no memory preconditions.
         minus_one_valid(|| unsafe { libc::getpriority(which as _, who) })
@@ -190,9 +181,10 @@ wrapper! {
     }
 }
 
-/// Runs `f`, for which -1 is also a valid result: errno is cleared first
-/// and set only if the call set it.
-fn minus_one_valid(f: impl FnOnce() -> i32) -> i32 {
+/// Runs the call `f`, for which -1 is also a valid answer: libc's errno is
+/// cleared before it, and the program's errno is set only if the call set
+/// one (callers clear errno and test it).
+fn minus_one_valid<R: Copy + Into<i64>>(f: impl FnOnce() -> R) -> R {
     let (r, e) = gimso_gc::exited(|| {
         // SAFETY: __errno_location returns the calling thread's errno.
         unsafe { *libc::__errno_location() = 0 };
@@ -200,7 +192,9 @@ fn minus_one_valid(f: impl FnOnce() -> i32) -> i32 {
         // SAFETY: as above.
         (r, unsafe { *libc::__errno_location() })
     });
-    errno::set(if r == -1 { e } else { 0 });
+    if r.into() == -1 && e != 0 {
+        errno::set(e);
+    }
     r
 }
 

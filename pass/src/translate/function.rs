@@ -1867,7 +1867,6 @@ impl FnTx<'_, '_, '_> {
         matches!(self.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if x.as_value_ref() == inst)
     }
 
-    /// The inferred capability of integer value `v` (null if none).
     /// The pointer constant `v` is `ptrtoint` of, if it is one: the
     /// optimiser stores a pointer constant as that integer (a local array
     /// initialised with string literals, its `memcpy` from a constant
@@ -1884,6 +1883,7 @@ impl FnTx<'_, '_, '_> {
         ll.is_ptr(ll.type_of(p)).then_some(p)
     }
 
+    /// The inferred capability of integer value `v` (null if none).
     fn int_cap(&mut self, v: V) -> V {
         if let Some(p) = self.const_ptrtoint(v) {
             return self.cap(p);
