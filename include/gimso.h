@@ -417,6 +417,10 @@ uintptr_t gimso_check_call_at(gimso_ptr fn, const gimso_source_location *loc);
 /* Checked memory operations with the location of the calling operation. */
 void gimso_memmove_at(gimso_ptr dst, gimso_ptr src, size_t n, const gimso_source_location *loc);
 void gimso_memset_at(gimso_ptr dst, int c, size_t n, const gimso_source_location *loc);
+/* A masked vector access: lane i (elem bytes at p + i * elem) is accessed
+ * when bit i of lanes is set; checks the span of the enabled lanes. */
+void gimso_check_lanes_at(gimso_ptr p, uint64_t lanes, size_t elem, uint32_t access,
+                          const gimso_source_location *loc);
 /* Module start-up: store the pointer `value` into a global object's
  * initialiser (read-only objects too), at address `at` inside it. */
 void gimso_global_init_ptr(gimso_ptr at, gimso_ptr value);

@@ -344,3 +344,33 @@ pub unsafe extern "C" fn gimso_memset_at(
 ) {
     memops::memset_at(dst, c as u8, n, location(loc));
 }
+
+/// The check of a masked vector access (`llvm.masked.load` / `store`,
+/// `expandload` / `compressstore`): lane `i` of `elem` bytes at
+/// `p + i * elem` is accessed when bit `i` of `lanes` is set. The span from
+/// the first to the last enabled lane must be accessible; with no lane
+/// enabled nothing is accessed and nothing is checked. (A disabled lane
+/// between two enabled ones lies inside the span, hence inside the object.)
+///
+/// # Safety
+/// `p.lower` is 0 or runtime-issued; `loc` is null or a location record.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_check_lanes_at(
+    p: FlightPtr,
+    lanes: u64,
+    elem: usize,
+    access: u32,
+    loc: *const SourceLocation,
+) {
+    if lanes == 0 {
+        return;
+    }
+    let first = lanes.trailing_zeros() as usize;
+    let last = 63 - lanes.leading_zeros() as usize;
+    let at = FlightPtr {
+        intval: p.intval.wrapping_add(first.wrapping_mul(elem)),
+        lower: p.lower,
+    };
+    let size = (last - first + 1).wrapping_mul(elem);
+    check_access_at(at, Access::from_abi(size, access), location(loc));
+}

@@ -33,6 +33,7 @@
 pub mod calendar;
 pub mod call;
 pub mod cc;
+pub mod cpu_model;
 pub mod ctype;
 pub mod direct;
 pub mod errno;

@@ -8,7 +8,7 @@
 //! relocations, so the objects are valid before any code runs (global
 //! constructors included) and need no start-up step.
 
-use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use gimso_abi::{
     EntryFn, FLAG_GLOBAL, FlightPtr, HEADER_SIZE, SpecialKind, WORD_SIZE, aux_with_delta,
@@ -141,6 +141,48 @@ impl IntGlobal {
     /// Stores a value.
     pub fn set(&self, v: i32) {
         self.value.store(v, Ordering::Relaxed);
+    }
+}
+
+/// A global array of `N` `unsigned int`s of the C runtime (`__cpu_model`):
+/// header and a payload of `4 * N` bytes (`N` even: whole words), which
+/// compiled code reads and writes through its capability.
+#[repr(C, align(16))]
+#[derive(Debug)]
+pub struct U32Global<const N: usize> {
+    upper: AtomicPtr<u8>,
+    aux: AtomicU64,
+    values: [AtomicU32; N],
+}
+
+impl<const N: usize> U32Global<N> {
+    /// A zeroed global at `this`.
+    pub const fn new(this: *const U32Global<N>) -> U32Global<N> {
+        assert!(N % 2 == 0, "the payload is whole words");
+        U32Global {
+            upper: AtomicPtr::new(
+                this.cast::<u8>()
+                    .cast_mut()
+                    .wrapping_add(HEADER_SIZE + 4 * N),
+            ),
+            aux: AtomicU64::new(FLAG_GLOBAL),
+            values: [const { AtomicU32::new(0) }; N],
+        }
+    }
+
+    /// Stores `values` (as many as fit).
+    pub fn set(&self, values: &[u32]) {
+        for (slot, v) in self.values.iter().zip(values) {
+            slot.store(*v, Ordering::Relaxed);
+        }
+    }
+
+    /// Value `i`.
+    ///
+    /// # Panics
+    /// If `i >= N`.
+    pub fn get(&self, i: usize) -> u32 {
+        self.values[i].load(Ordering::Relaxed)
     }
 }
 

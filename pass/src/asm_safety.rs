@@ -8,7 +8,9 @@
 //! every statement is, in AT&T syntax,
 //!
 //! - an alignment directive with one number (`.p2align 5`; a fill value
-//!   would put arbitrary bytes in the instruction stream), or
+//!   would put arbitrary bytes in the instruction stream),
+//! - a `.byte` list that encodes one of a few known instructions (`xgetbv`
+//!   written out for old assemblers), checked as that instruction, or
 //! - an instruction from a fixed list of register-only instructions, none of
 //!   which reads or writes memory, branches, or moves the stack pointer,
 //!   whose operands are registers, the statement's own operands (`$0`,
@@ -185,6 +187,10 @@ fn check(template: &str, cons: &str, intel: bool) -> Result<(), String> {
                 gcc_form(stmt)
             ));
         }
+        if let Some(name) = encoded_instruction(stmt) {
+            sets_flags |= instruction(name, &ops, &declared)?;
+            continue;
+        }
         if stmt.starts_with('.') {
             directive(stmt)?;
             continue;
@@ -195,6 +201,37 @@ fn check(template: &str, cons: &str, intel: bool) -> Result<(), String> {
         return Err("it changes the flags without declaring `cc` clobbered".to_owned());
     }
     Ok(())
+}
+
+/// Instructions written as raw bytes for assemblers that predate them
+/// (libdeflate's `.byte 0x0f, 0x01, 0xd0` is `xgetbv`), by encoding: such a
+/// statement is checked as the instruction it encodes.
+const ENCODINGS: &[(&[u8], &str)] = &[
+    (&[0x0f, 0x01, 0xd0], "xgetbv"),
+    (&[0x0f, 0xa2], "cpuid"),
+    (&[0x0f, 0x31], "rdtsc"),
+    (&[0x0f, 0x01, 0xf9], "rdtscp"),
+    (&[0xf3, 0x90], "pause"),
+];
+
+/// The instruction a `.byte` statement encodes, if it is a known one.
+fn encoded_instruction(stmt: &str) -> Option<&'static str> {
+    let bytes = stmt.strip_prefix(".byte")?;
+    let bytes: Option<Vec<u8>> = bytes
+        .split(',')
+        .map(|b| {
+            let b = b.trim();
+            match b.strip_prefix("0x").or_else(|| b.strip_prefix("0X")) {
+                Some(hex) => u8::from_str_radix(hex, 16).ok(),
+                None => b.parse().ok(),
+            }
+        })
+        .collect();
+    let bytes = bytes?;
+    ENCODINGS
+        .iter()
+        .find(|(code, _)| *code == bytes.as_slice())
+        .map(|(_, name)| *name)
 }
 
 /// `.p2align N`, `.align N`, `.balign N`: padding with no fill value (the
@@ -615,6 +652,15 @@ mod tests {
         ok("movq %xmm1, $0", &format!("=r,{FLAGS}"));
         ok("movq $1, %xmm2", &format!("=r,r,~{{ymm2}},{FLAGS}"));
         ok("mov $1, %r9d", &format!("=r,r,~{{r9}},{FLAGS}"));
+        // Raw encodings of known instructions (libdeflate's xgetbv).
+        ok(
+            ".byte 0x0f, 0x01, 0xd0",
+            &format!("={{dx}},={{ax}},{{cx}},{FLAGS}"),
+        );
+        ok(
+            ".byte 15, 162",
+            &format!("={{ax}},={{bx}},={{cx}},={{dx}},{FLAGS}"),
+        );
     }
 
     #[test]
@@ -658,6 +704,11 @@ mod tests {
         refused("mov sym, $0", &format!("=r,{FLAGS}"), "not a register");
         refused("mov ${1:c}, $0", &format!("=r,i,{FLAGS}"), "not a register");
         refused(".byte 0x0f, 0x05", FLAGS, "directive");
+        refused(
+            ".byte 0x0f, 0x01, 0xd0",
+            &format!("={{ax}},{{cx}},{FLAGS}"),
+            "%edx",
+        );
         refused(".p2align 4, 0xcc", FLAGS, "directive");
         refused("addl $$1, $0", "=r,0", "flags");
         ok("nop", "");

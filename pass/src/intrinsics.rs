@@ -96,6 +96,10 @@ const HANDLED: &[(&str, &str)] = &[
         "llvm.load.relative",
         "resolved to the capability of the global it points at",
     ),
+    (
+        "llvm.masked.",
+        "the span of the enabled lanes is checked, then the access runs",
+    ),
     ("llvm.trap", "stops the program"),
     ("llvm.debugtrap", "stops the program"),
     ("llvm.ubsantrap", "stops the program"),
@@ -105,8 +109,12 @@ const HANDLED: &[(&str, &str)] = &[
 const REJECTED: &[(&str, &str)] = &[
     ("llvm.coro.", "coroutine frames are raw memory"),
     (
-        "llvm.masked.",
-        "masked vector memory accesses have no checked form yet",
+        "llvm.masked.gather",
+        "a gather reads through a vector of pointers, and gimso has no checked form of it yet",
+    ),
+    (
+        "llvm.masked.scatter",
+        "a scatter writes through a vector of pointers, and gimso has no checked form of it yet",
     ),
     (
         "llvm.vp.",

@@ -161,6 +161,24 @@ wrapper! {
 }
 
 wrapper! {
+    /// `int posix_fadvise(int fd, off_t offset, off_t len, int advice)`: a
+    /// hint about the file; returns an error number, errno unchanged.
+    fn posix_fadvise | posix_fadvise64(fd: i32, offset: i64, len: i64, advice: i32) -> i32 {
+        // SAFETY: posix_fadvise has no memory preconditions.
+        gimso_gc::exited(|| unsafe { libc::posix_fadvise(fd, offset, len, advice) })
+    }
+}
+
+wrapper! {
+    /// `int posix_fallocate(int fd, off_t offset, off_t len)`: returns an
+    /// error number, errno unchanged (it may write the disk for a while).
+    fn posix_fallocate | posix_fallocate64(fd: i32, offset: i64, len: i64) -> i32 {
+        // SAFETY: posix_fallocate has no memory preconditions.
+        gimso_gc::exited(|| unsafe { libc::posix_fallocate(fd, offset, len) })
+    }
+}
+
+wrapper! {
     /// `int ftruncate(int fd, off_t len)`.
     fn ftruncate | ftruncate64(fd: i32, len: i64) -> i32 {
         // SAFETY: ftruncate has no memory preconditions.

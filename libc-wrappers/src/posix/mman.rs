@@ -22,6 +22,12 @@
 //!   read-write (through every capability, as page protection would);
 //!   other protections fail with EACCES, other ranges with EINVAL.
 //! - `mremap` is refused (MAP_FAILED, ENOSYS).
+//! - `madvise` and `posix_madvise` check that the range lies in the
+//!   pointer's object and take the advice as the hint it is: nothing is
+//!   passed to the kernel, whose pages are shared with other objects. The
+//!   advice that would change contents (`MADV_DONTNEED`, `MADV_FREE`,
+//!   `MADV_REMOVE`, ...) fails with EINVAL from `madvise`;
+//!   `POSIX_MADV_DONTNEED` is a no-op, as in glibc.
 //!
 //! The runtime keeps each mapping in a table (its object rooted), as the
 //! kernel keeps a mapping until `munmap` whether or not the program still
@@ -220,5 +226,43 @@ wrapper! {
     /// refused (MAP_FAILED, ENOSYS).
     fn mremap(_old: FlightPtr, _old_len: usize, _new_len: usize, _flags: i32, _va: VarArgs) -> FlightPtr {
         map_failed(libc::ENOSYS)
+    }
+}
+
+/// `madvise` advice that is only a hint about access patterns or dumps.
+const HINTS: &[i32] = &[
+    libc::MADV_NORMAL,
+    libc::MADV_RANDOM,
+    libc::MADV_SEQUENTIAL,
+    libc::MADV_WILLNEED,
+    libc::MADV_HUGEPAGE,
+    libc::MADV_NOHUGEPAGE,
+    libc::MADV_DONTDUMP,
+    libc::MADV_DODUMP,
+    libc::MADV_MERGEABLE,
+    libc::MADV_UNMERGEABLE,
+];
+
+wrapper! {
+    /// `int madvise(void *addr, size_t len, int advice)`.
+    fn madvise(addr: FlightPtr, len: usize, advice: i32) -> i32 {
+        mem::check_read(addr, len);
+        if HINTS.contains(&advice) { 0 } else { fail(libc::EINVAL) }
+    }
+}
+
+wrapper! {
+    /// `int posix_madvise(void *addr, size_t len, int advice)`: returns an
+    /// error number, errno unchanged.
+    fn posix_madvise(addr: FlightPtr, len: usize, advice: i32) -> i32 {
+        mem::check_read(addr, len);
+        let known = [
+            libc::POSIX_MADV_NORMAL,
+            libc::POSIX_MADV_RANDOM,
+            libc::POSIX_MADV_SEQUENTIAL,
+            libc::POSIX_MADV_WILLNEED,
+            libc::POSIX_MADV_DONTNEED,
+        ];
+        if known.contains(&advice) { 0 } else { libc::EINVAL }
     }
 }

@@ -28,11 +28,13 @@ use crate::location::Location;
 mod checked;
 mod index_range;
 mod lazy_alloca;
+mod masked;
 pub mod unwinding;
 mod widen;
 
 use checked::{Bounds, Checked};
 use lazy_alloca::{LazyAllocas, alloc_stack_fn, alloca_bytes, stack_align};
+use masked::Masked;
 
 /// Largest constant `memset` done inline ([`FnTx::inline_memset`]).
 const INLINE_MEMSET_MAX: u64 = 128;
@@ -3367,6 +3369,8 @@ impl FnTx<'_, '_, '_> {
             let id = self.m.type_id(t);
             let c = self.m.ll.const_int(ty, id as u64);
             self.set(inst, Tx::plain(c));
+        } else if let Some(kind) = Masked::of(n) {
+            self.tx_masked(inst, kind);
         } else if n.starts_with("llvm.is.constant") {
             let c = self.m.ll.const_int(ty, 0);
             self.set(inst, Tx::plain(c));

@@ -859,6 +859,16 @@ impl Ll {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAShr(self.builder, a, b, c"".as_ptr()) }
     }
+    pub fn bitcast(&self, v: V, ty: T) -> V {
+        // SAFETY: builder positioned; `v` and `ty` have the same size.
+        unsafe { LLVMBuildBitCast(self.builder, v, ty, c"".as_ptr()) }
+    }
+    /// A call of the LLVM intrinsic `name` (declared on first use) with
+    /// function type `fnty`.
+    pub fn intrinsic(&self, name: &str, fnty: T, args: &[V]) -> V {
+        let f = self.runtime_fn(name, fnty);
+        self.call(fnty, f, args)
+    }
     pub fn int_cast(&self, v: V, ty: T) -> V {
         // SAFETY: builder positioned; integer to integer, zero-extending.
         unsafe { LLVMBuildIntCast2(self.builder, v, ty, 0, c"".as_ptr()) }
@@ -957,6 +967,10 @@ impl Ll {
     pub fn add_i64(&self, a: V, b: V) -> V {
         // SAFETY: builder positioned; same integer type.
         unsafe { LLVMBuildAdd(self.builder, a, b, c"".as_ptr()) }
+    }
+    pub fn int_ty(&self, bits: u32) -> T {
+        // SAFETY: the context is live (invariant).
+        unsafe { LLVMIntTypeInContext(self.ctx, bits) }
     }
     pub fn i1_ty(&self) -> T {
         // SAFETY: the context is live (invariant).

@@ -19,6 +19,7 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_atomic_cmpxchg_ptr", "pPiPw", "v"),
     ("gimso_memmove_at", "PPip", "v"),
     ("gimso_memset_at", "Pwip", "v"),
+    ("gimso_check_lanes_at", "Piiwp", "v"),
     ("gimso_alloc_stack", "ii", "P"),
     ("gimso_alloc_stack_ptrs", "ii", "P"),
     ("gimso_pollcheck_slow", "p", "v"),

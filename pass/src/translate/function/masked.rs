@@ -1,0 +1,129 @@
+//! Masked vector memory accesses (spec "Intrinsics"): `llvm.masked.load`
+//! and `store` access lane `i` at `p + i * size` when mask bit `i` is set;
+//! `expandload` and `compressstore` access as many consecutive lanes from
+//! `p` as the mask has bits set. Clang emits them for AVX-512 masked
+//! loads (`_mm_maskz_loadu_epi8`), typically for a buffer's tail.
+//!
+//! The runtime checks the span of the enabled lanes
+//! (`gimso_check_lanes_at`), then the access runs as written. Lanes
+//! holding pointers would need a capability each: refused.
+
+use inkwell::llvm_sys::LLVMIntPredicate;
+
+use gimso_abi::{ACCESS_READ, ACCESS_WRITE};
+
+use super::super::layout::has_ptr;
+use super::super::runtime::call;
+use super::{FnTx, V};
+
+/// Which masked access an intrinsic is, by name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Masked {
+    Load,
+    Store,
+    ExpandLoad,
+    CompressStore,
+}
+
+impl Masked {
+    pub(super) fn of(name: &str) -> Option<Masked> {
+        [
+            ("llvm.masked.load.", Masked::Load),
+            ("llvm.masked.store.", Masked::Store),
+            ("llvm.masked.expandload.", Masked::ExpandLoad),
+            ("llvm.masked.compressstore.", Masked::CompressStore),
+        ]
+        .into_iter()
+        .find(|(p, _)| name.starts_with(p))
+        .map(|(_, k)| k)
+    }
+
+    fn writes(self) -> bool {
+        matches!(self, Masked::Store | Masked::CompressStore)
+    }
+
+    /// Operand indices of the pointer and the mask.
+    fn operands(self) -> (u32, u32) {
+        match self {
+            Masked::Load => (0, 2),
+            Masked::Store => (1, 3),
+            Masked::ExpandLoad => (0, 1),
+            Masked::CompressStore => (1, 2),
+        }
+    }
+}
+
+/// The most lanes one check covers: one bit each in a 64-bit word.
+const MAX_LANES: u32 = 64;
+
+impl FnTx<'_, '_, '_> {
+    /// Translates a call of a masked access intrinsic `kind`.
+    pub(super) fn tx_masked(&mut self, inst: V, kind: Masked) {
+        let ll = &self.m.ll;
+        let (pi, mi) = kind.operands();
+        let mask = ll.operand(inst, mi);
+        let vty = ll.type_of(if kind.writes() {
+            ll.operand(inst, 0)
+        } else {
+            inst
+        });
+        let lanes = ll.vector_len(vty);
+        if has_ptr(ll, vty) {
+            self.error(
+                "a masked vector access of pointers",
+                "each lane would need its own capability; gimso has no checked form of it",
+            );
+        } else if lanes > MAX_LANES {
+            self.error(
+                &format!("a masked vector access of {lanes} lanes"),
+                "gimso checks masked accesses of at most 64 lanes",
+            );
+        } else {
+            let p = self.tx(self.m.ll.operand(inst, pi));
+            let m = self.tx(mask).int;
+            let site = self.site();
+            let ll = &self.m.ll;
+            let elem = ll.size_of(ll.elem_ty(vty));
+            let bits = ll.bitcast(m, ll.int_ty(lanes));
+            let mut bits = ll.int_cast(bits, ll.i64());
+            if matches!(kind, Masked::ExpandLoad | Masked::CompressStore) {
+                bits = self.packed_lanes(bits);
+            }
+            let ll = &self.m.ll;
+            let access = if kind.writes() {
+                ACCESS_WRITE
+            } else {
+                ACCESS_READ
+            };
+            let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
+            call(
+                ll,
+                "gimso_check_lanes_at",
+                &[
+                    p.int,
+                    cap,
+                    bits,
+                    ll.i64c(elem),
+                    ll.i32c(u64::from(access)),
+                    site,
+                ],
+            );
+        }
+        self.tx_generic(inst);
+    }
+
+    /// The lanes an expanding load or compressing store touches: the first
+    /// `popcount(bits)`.
+    fn packed_lanes(&mut self, bits: V) -> V {
+        let ll = &self.m.ll;
+        let fnty = ll.fn_ty(ll.i64(), &[ll.i64()], false);
+        let n = ll.intrinsic("llvm.ctpop.i64", fnty, &[bits]);
+        let all = ll.const_int(ll.i64(), u64::MAX);
+        let full = ll.icmp(LLVMIntPredicate::LLVMIntEQ, n, ll.i64c(64));
+        // `all >> (64 - n)` would shift by 64 for n == 0: shift by `63 - n`,
+        // then by one more. (For n == 64 the select takes `all`.)
+        let shift = ll.sub(ll.i64c(63), n);
+        let some = ll.lshr(ll.lshr(all, shift), ll.i64c(1));
+        ll.select(full, all, some)
+    }
+}
