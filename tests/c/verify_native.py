@@ -27,7 +27,7 @@ def parse(path):
     if not text.startswith("/* gimso-test"):
         raise ValueError("no gimso-test header")
     header = text[: text.index("*/")]
-    h = {"stdout": None, "exit": None, "line": None, "native": "", "stderr": None}
+    h = {"stdout": None, "exit": None, "line": None, "native": "", "stderr": None, "flags": "", "env": ""}
     in_stdout = False
     for raw in header.splitlines()[1:]:
         line = raw.strip()
@@ -48,7 +48,7 @@ def parse(path):
         if key == "stdout":
             h["stdout"] = []
             in_stdout = True
-        elif key in ("expect", "exit", "line", "native", "stderr"):
+        elif key in ("expect", "exit", "line", "native", "stderr", "flags", "env"):
             h[key] = val
         else:
             raise ValueError("unknown key " + key)
@@ -90,7 +90,7 @@ def check(path):
             want_exit = int(h["exit"] or 0)
             for opt in ("-O0", "-O2"):
                 exe = os.path.join(tmp, "a" + opt)
-                c = run([CC, opt, *EXTRA, "-g", "-w", path, "-o", exe])
+                c = run([CC, opt, *EXTRA, *h["flags"].split(), "-g", "-w", path, "-o", exe])
                 if c.returncode:
                     out.append(f"{name} {opt}: compile failed: {c.stderr.decode()[:500]}")
                     continue
@@ -112,7 +112,7 @@ def check(path):
         elif expect.startswith("error "):
             for opt in ("-O0", "-O2"):
                 exe = os.path.join(tmp, "a" + opt)
-                c = run([CC, opt, *EXTRA, "-g", "-w", "-fsanitize=address", path, "-o", exe])
+                c = run([CC, opt, *EXTRA, *h["flags"].split(), "-g", "-w", "-fsanitize=address", path, "-o", exe])
                 if c.returncode:
                     out.append(f"{name} {opt}: ASan compile failed: {c.stderr.decode()[:500]}")
                     continue
