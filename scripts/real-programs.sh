@@ -18,17 +18,22 @@
 #   lz4      lz4's own command-line program: a generated file compressed at
 #            levels 1 and 9 (output identical to the plain build's),
 #            tested, and decompressed (identical to the input).
-#            zstd and lz4 are not in the default list: the issue-6
-#            benchmark is the other four.
+#   libdeflate  libdeflate 1.26's own test programs (checksums against
+#            zlib's, invalid and incomplete streams, over-reads), then its
+#            gzip program: a generated file compressed at levels 1, 6 and 12
+#            (output identical to the plain build's) and decompressed
+#            (identical to the input).
+#            zstd, lz4 and libdeflate are not in the default list: the
+#            issue-6 benchmark is the other four.
 #
-# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4]
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
-#                     rows, Lua scale 1, 1 MB for zstd, 2 MB for lz4; full:
-#                     a 50 MB zlib file, a 20 MB bzip2 file, 100 000 rows
-#                     (300 000 inserts), Lua scale 8, 8 MB for zstd, 50 MB
-#                     for lz4
+#                     rows, Lua scale 1, 1 MB for zstd, 2 MB for lz4 and
+#                     libdeflate; full: a 50 MB zlib file, a 20 MB bzip2
+#                     file, 100 000 rows (300 000 inserts), Lua scale 8,
+#                     8 MB for zstd, 50 MB for lz4, 20 MB for libdeflate
 #   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
 #                     reference). "asan" adds clang -fsanitize=address.
 #   BENCH=1           after the checked runs, time every step N=3 more times
@@ -57,8 +62,8 @@ PROGRAMS=("$@")
 [ ${#PROGRAMS[@]} -eq 0 ] && PROGRAMS=(zlib bzip2 lua sqlite)
 
 case "$SIZE" in
-small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 ;;
-full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 ;;
+small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 DEFLATE_BYTES=2000000 ;;
+full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 DEFLATE_BYTES=20000000 ;;
 *) echo "real-programs.sh: SIZE must be small or full" >&2; exit 2 ;;
 esac
 if [ "${VARIANTS%% *}" != clang ]; then
@@ -72,7 +77,7 @@ fi
 
 SRC=$ROOT/target/c-sources
 if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ] \
-    || [ ! -e "$SRC/lz4/lib/lz4.h" ]; then
+    || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -196,7 +201,7 @@ time_steps() {
             done
         done
     done
-    rm -f "$OUT"/*/bzip2/tmp/big.out "$OUT"/*/lz4/tmp/big.out
+    rm -f "$OUT"/*/bzip2/tmp/big.out "$OUT"/*/lz4/tmp/big.out "$OUT"/*/libdeflate/tmp/big.out
 }
 
 # same_as_reference NAME VARIANT FILE: FILE equals the clang run's copy.
@@ -327,6 +332,45 @@ program_lz4() {
     LAST_OUT=$dir/tmp/big.out
     run_timed lz4 "$v" "$lz" -d -c "$dir/tmp/big9.lz4" || { fail "lz4: decompress ($v)"; return; }
     cmp -s "$LAST_OUT" "$input" || fail "lz4: decompressed file differs ($v)"
+    rm -f "$dir/tmp/big.out"
+}
+
+program_libdeflate() {
+    local v=$1 dir=$OUT/$1/libdeflate d=$SRC/libdeflate gz t
+    mkdir -p "$dir/cfg" "$dir/tmp"
+    # What the CMake build's configure step finds on Linux.
+    printf '#define HAVE_%s 1\n' CLOCK_GETTIME FUTIMENS POSIX_FADVISE POSIX_MADVISE \
+        STAT_NANOSECOND_PRECISION >"$dir/cfg/config.h"
+    local flags="-DHAVE_CONFIG_H -I$dir/cfg -I$d -I$SRC/zlib -w"
+    local tests=(test_checksums test_custom_malloc test_incomplete_codes test_invalid_streams
+        test_litrunlen_overflow test_overread test_slow_decompression test_trailing_bytes)
+    build_objs "$v" "$dir/obj" "$flags" -- "$d"/lib/*.c "$d"/lib/x86/cpu_features.c \
+        && build_objs "$v" "$dir/zobj" "-DHAVE_UNISTD_H -I$SRC/zlib -w" -- \
+            "$SRC"/zlib/{adler32,crc32,deflate,inflate,inftrees,inffast,trees,zutil}.c \
+        && build_objs "$v" "$dir/pobj" "$flags" -- "$d"/programs/{gzip,prog_util,tgetopt,test_util}.c \
+            $(printf "$d/programs/%s.c " "${tests[@]}") \
+        && link "$v" "$dir/gzip" "$dir"/obj/*.o "$dir"/pobj/{gzip,prog_util,tgetopt}.o \
+        || { fail "libdeflate: build ($v)"; return; }
+    for t in "${tests[@]}"; do
+        link "$v" "$dir/$t" "$dir"/obj/*.o "$dir"/zobj/*.o "$dir"/pobj/{"$t",test_util,prog_util,tgetopt}.o \
+            || { fail "libdeflate: build $t ($v)"; return; }
+        "$dir/$t" >"$dir/tmp/$t.out" 2>&1 || { fail "libdeflate: $t ($v): $(tail -3 "$dir/tmp/$t.out")"; return; }
+    done
+    gz=$dir/gzip
+    local input=$DATA/libdeflate-$SIZE.txt
+    if [ ! -e "$input" ]; then
+        [ -x "$OUT/clang/zlib/zlib_roundtrip" ] || program_zlib clang
+        "$OUT/clang/zlib/zlib_roundtrip" gen "$DEFLATE_BYTES" "$input" || { fail "libdeflate: gen"; return; }
+    fi
+    local lvl
+    for lvl in 1 6 12; do
+        LAST_OUT=$dir/tmp/big$lvl.gz
+        run_timed libdeflate "$v" "$gz" -"$lvl" -c "$input" || { fail "libdeflate: gzip -$lvl ($v)"; return; }
+        same_as_reference "libdeflate-$lvl" "$v" "$LAST_OUT" || { fail "libdeflate: -$lvl output differs ($v)"; return; }
+    done
+    LAST_OUT=$dir/tmp/big.out
+    run_timed libdeflate "$v" "$gz" -d -c "$dir/tmp/big12.gz" || { fail "libdeflate: gzip -d ($v)"; return; }
+    cmp -s "$LAST_OUT" "$input" || fail "libdeflate: decompressed file differs ($v)"
     rm -f "$dir/tmp/big.out"
 }
 
