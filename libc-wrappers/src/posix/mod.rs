@@ -7,6 +7,7 @@
 //!   (`SpecialKind::Dir`) and `readdir` results live in a GC object the
 //!   stream owns, freed by `closedir`.
 //! - [`mman`]: `mmap`/`munmap`/`mprotect` as page-aligned GC objects.
+//! - [`poll`]: `poll`, `ppoll`, `select`, `pselect` on private copies.
 //! - [`process`]: ids, `sysconf`, `uname`, `fork`, `exec*`, `wait*`,
 //!   `system`, resource limits, and the refused `dl*` functions.
 //!
@@ -27,6 +28,7 @@ pub mod dir;
 pub mod fd;
 pub mod fs;
 pub mod mman;
+pub mod poll;
 pub mod process;
 
 /// Runs the system call `f` exited and returns its result; a result of -1
