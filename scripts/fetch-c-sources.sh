@@ -5,10 +5,11 @@
 # Lua 5.4), sqlite (libsqlite3-sys's bundled amalgamation), zstd
 # (zstd-sys's library sources) and lz4 (lz4-sys ships the whole lz4
 # repository, its command-line program included) and libdeflate
-# (libdeflate-sys ships the library, its gzip program and its tests).
+# (libdeflate-sys ships the library, its gzip program and its tests) and
+# xz 5.2 (lzma-sys ships the whole xz repository and a config.h).
 # Nothing is committed:
 # the sources stay in cargo's registry.
-#   scripts/fetch-c-sources.sh          prints the seven directories
+#   scripts/fetch-c-sources.sh          prints the eight directories
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -32,6 +33,7 @@ libsqlite3-sys = { version = "=0.30.1", features = ["bundled"] }
 zstd-sys = "=2.1.3"
 lz4-sys = "=1.11.1"
 libdeflate-sys = "=1.26.1"
+lzma-sys = { version = "=0.1.20", features = ["static"] }
 TOML
 echo 'fn main() {}' > "$WORK/src/main.rs"
 cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
@@ -45,3 +47,4 @@ link "$(cd "$REGISTRY"/libsqlite3-sys-0.30.1/sqlite3 && pwd)" sqlite
 link "$(cd "$REGISTRY"/zstd-sys-2.1.3+zstd.1.5.7/zstd/lib && pwd)" zstd
 link "$(cd "$REGISTRY"/lz4-sys-1.11.1+lz4-1.10.0/liblz4 && pwd)" lz4
 link "$(cd "$REGISTRY"/libdeflate-sys-1.26.1/libdeflate && pwd)" libdeflate
+link "$(cd "$REGISTRY"/lzma-sys-0.1.20 && pwd)" xz

@@ -23,17 +23,22 @@
 #            gzip program: a generated file compressed at levels 1, 6 and 12
 #            (output identical to the plain build's) and decompressed
 #            (identical to the input).
-#            zstd, lz4 and libdeflate are not in the default list: the
+#   xz       xz 5.2's own test programs, its command-line program on its
+#            good-*.xz (decoded) and bad-*.xz (refused) test files, then a
+#            generated file compressed at -1, -6 and as .lzma (output
+#            identical to the plain build's) and decompressed.
+#            zstd, lz4, libdeflate and xz are not in the default list: the
 #            issue-6 benchmark is the other four.
 #
-# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate]
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
-#                     rows, Lua scale 1, 1 MB for zstd, 2 MB for lz4 and
-#                     libdeflate; full: a 50 MB zlib file, a 20 MB bzip2
+#                     rows, Lua scale 1, 1 MB for zstd and xz, 2 MB for lz4
+#                     and libdeflate; full: a 50 MB zlib file, a 20 MB bzip2
 #                     file, 100 000 rows (300 000 inserts), Lua scale 8,
-#                     8 MB for zstd, 50 MB for lz4, 20 MB for libdeflate
+#                     8 MB for zstd and xz, 50 MB for lz4, 20 MB for
+#                     libdeflate
 #   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
 #                     reference). "asan" adds clang -fsanitize=address.
 #   BENCH=1           after the checked runs, time every step N=3 more times
@@ -62,8 +67,8 @@ PROGRAMS=("$@")
 [ ${#PROGRAMS[@]} -eq 0 ] && PROGRAMS=(zlib bzip2 lua sqlite)
 
 case "$SIZE" in
-small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 DEFLATE_BYTES=2000000 ;;
-full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 DEFLATE_BYTES=20000000 ;;
+small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 DEFLATE_BYTES=2000000 XZ_BYTES=1000000 ;;
+full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 DEFLATE_BYTES=20000000 XZ_BYTES=8000000 ;;
 *) echo "real-programs.sh: SIZE must be small or full" >&2; exit 2 ;;
 esac
 if [ "${VARIANTS%% *}" != clang ]; then
@@ -77,7 +82,8 @@ fi
 
 SRC=$ROOT/target/c-sources
 if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ] \
-    || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ]; then
+    || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ] \
+    || [ ! -e "$SRC/xz/config.h" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -201,7 +207,7 @@ time_steps() {
             done
         done
     done
-    rm -f "$OUT"/*/bzip2/tmp/big.out "$OUT"/*/lz4/tmp/big.out "$OUT"/*/libdeflate/tmp/big.out
+    rm -f "$OUT"/*/{bzip2,lz4,libdeflate,xz}/tmp/big.out
 }
 
 # same_as_reference NAME VARIANT FILE: FILE equals the clang run's copy.
@@ -371,6 +377,61 @@ program_libdeflate() {
     LAST_OUT=$dir/tmp/big.out
     run_timed libdeflate "$v" "$gz" -d -c "$dir/tmp/big12.gz" || { fail "libdeflate: gzip -d ($v)"; return; }
     cmp -s "$LAST_OUT" "$input" || fail "libdeflate: decompressed file differs ($v)"
+    rm -f "$dir/tmp/big.out"
+}
+
+program_xz() {
+    local v=$1 dir=$OUT/$1/xz x=$SRC/xz/xz-5.2 xz t f srcs=()
+    mkdir -p "$dir/cfg" "$dir/tmp"
+    # lzma-sys's config.h covers the library; the command-line program
+    # also needs what xz's configure script would define.
+    printf '%s\n' '#define _GNU_SOURCE 1' '#define PACKAGE "xz"' '#define VERSION "5.2"' \
+        '#define LOCALEDIR "/usr/share/locale"' '#define ASSUME_RAM 128' \
+        '#define PACKAGE_BUGREPORT "lasse.collin@tukaani.org"' '#define PACKAGE_NAME "XZ Utils"' \
+        '#define PACKAGE_URL "https://tukaani.org/xz/"' '#define HAVE_DECODERS 1' \
+        '#define HAVE_ENCODERS 1' >"$dir/cfg/extra.h"
+    local inc="-DHAVE_CONFIG_H=1 -std=gnu99 -pthread -include $dir/cfg/extra.h -I$SRC/xz -I$x/src/common -w"
+    for f in api lzma lz check simple delta common rangecoder; do inc+=" -I$x/src/liblzma/$f"; done
+    for f in "$x"/src/liblzma/{common,lzma,lz,check,delta,rangecoder,simple}/*.c; do
+        case $(basename "$f") in *tablegen.c | *_small.c) continue ;; esac
+        srcs+=("$f")
+    done
+    local tests=(test_check test_stream_flags test_filter_flags test_block_header test_index)
+    build_objs "$v" "$dir/obj" "$inc" -- "${srcs[@]}" "$x"/src/common/tuklib_{cpucores,physmem}.c \
+        && build_objs "$v" "$dir/xobj" "$inc" -- "$x"/src/xz/*.c \
+            "$x"/src/common/tuklib_{exit,mbstr_fw,mbstr_width,open_stdxxx,progname}.c \
+        && build_objs "$v" "$dir/tobj" "$inc -I$x/tests" -- $(printf "$x/tests/%s.c " "${tests[@]}") \
+        && link "$v" "$dir/xz" "$dir"/xobj/*.o "$dir"/obj/*.o || { fail "xz: build ($v)"; return; }
+    for t in "${tests[@]}"; do
+        link "$v" "$dir/$t" "$dir/tobj/$t.o" "$dir"/obj/*.o || { fail "xz: build $t ($v)"; return; }
+        (cd "$x/tests" && "$dir/$t") >"$dir/tmp/$t.out" 2>&1 \
+            || { fail "xz: $t ($v): $(tail -3 "$dir/tmp/$t.out")"; return; }
+    done
+    xz=$dir/xz
+    for f in "$x"/tests/files/good-*.xz; do
+        "$xz" -dc "$f" >/dev/null 2>"$dir/tmp/err" || { fail "xz: $(basename "$f") refused ($v): $(head -3 "$dir/tmp/err")"; return; }
+    done
+    for f in "$x"/tests/files/bad-*.xz; do
+        if "$xz" -dc "$f" >/dev/null 2>"$dir/tmp/err"; then fail "xz: $(basename "$f") accepted ($v)"; return; fi
+        if grep -q "gimso: " "$dir/tmp/err"; then fail "xz: $(basename "$f") ($v): $(head -3 "$dir/tmp/err")"; return; fi
+    done
+    local input=$DATA/xz-$SIZE.txt
+    if [ ! -e "$input" ]; then
+        [ -x "$OUT/clang/zlib/zlib_roundtrip" ] || program_zlib clang
+        "$OUT/clang/zlib/zlib_roundtrip" gen "$XZ_BYTES" "$input" || { fail "xz: gen"; return; }
+    fi
+    local step
+    for step in 1 6 lzma; do
+        LAST_OUT=$dir/tmp/big$step.xz
+        case $step in
+        lzma) run_timed xz "$v" "$xz" --format=lzma -3 -c "$input" ;;
+        *) run_timed xz "$v" "$xz" -"$step" -c "$input" ;;
+        esac || { fail "xz: compress $step ($v)"; return; }
+        same_as_reference "xz-$step" "$v" "$LAST_OUT" || { fail "xz: $step output differs ($v)"; return; }
+    done
+    LAST_OUT=$dir/tmp/big.out
+    run_timed xz "$v" "$xz" -dc "$dir/tmp/big6.xz" || { fail "xz: decompress ($v)"; return; }
+    cmp -s "$LAST_OUT" "$input" || fail "xz: decompressed file differs ($v)"
     rm -f "$dir/tmp/big.out"
 }
 
