@@ -50,6 +50,8 @@ typedef struct gimso_object_header {
 #define GIMSO_FLAG_GLOBAL (1ULL << 2)
 #define GIMSO_FLAG_STACK (1ULL << 3)
 #define GIMSO_FLAG_PAD (1ULL << 4)
+/* The address was converted to an integer under -fgimso-exposed-provenance. */
+#define GIMSO_FLAG_EXPOSED (1ULL << 5)
 #define GIMSO_SPECIAL_SHIFT 8
 #define GIMSO_SPECIAL_MASK (0xfULL << GIMSO_SPECIAL_SHIFT)
 /* Marking epoch (1..15) in which the object was last seen marked; while
@@ -417,6 +419,11 @@ uintptr_t gimso_check_call_at(gimso_ptr fn, const gimso_source_location *loc);
 /* Checked memory operations with the location of the calling operation. */
 void gimso_memmove_at(gimso_ptr dst, gimso_ptr src, size_t n, const gimso_source_location *loc);
 void gimso_memset_at(gimso_ptr dst, int c, size_t n, const gimso_source_location *loc);
+/* -fgimso-exposed-provenance: ptrtoint exposes the object of lower;
+ * inttoptr of an integer without a capability takes the exposed object
+ * containing addr (returns lower itself when it is not 0). */
+void gimso_expose(uintptr_t lower);
+uintptr_t gimso_exposed_lower(uintptr_t lower, uintptr_t addr);
 /* A masked vector access: lane i (elem bytes at p + i * elem) is accessed
  * when bit i of lanes is set; checks the span of the enabled lanes. */
 void gimso_check_lanes_at(gimso_ptr p, uint64_t lanes, size_t elem, uint32_t access,

@@ -6,10 +6,11 @@
 # (zstd-sys's library sources) and lz4 (lz4-sys ships the whole lz4
 # repository, its command-line program included) and libdeflate
 # (libdeflate-sys ships the library, its gzip program and its tests) and
-# xz 5.2 (lzma-sys ships the whole xz repository and a config.h).
+# xz 5.2 (lzma-sys ships the whole xz repository and a config.h) and
+# Oniguruma 6.9.10 (onig_sys ships its repository, tests included).
 # Nothing is committed:
 # the sources stay in cargo's registry.
-#   scripts/fetch-c-sources.sh          prints the eight directories
+#   scripts/fetch-c-sources.sh          prints the nine directories
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -34,6 +35,7 @@ zstd-sys = "=2.1.3"
 lz4-sys = "=1.11.1"
 libdeflate-sys = "=1.26.1"
 lzma-sys = { version = "=0.1.20", features = ["static"] }
+onig_sys = { version = "=69.9.3", default-features = false }
 TOML
 echo 'fn main() {}' > "$WORK/src/main.rs"
 cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
@@ -48,3 +50,4 @@ link "$(cd "$REGISTRY"/zstd-sys-2.1.3+zstd.1.5.7/zstd/lib && pwd)" zstd
 link "$(cd "$REGISTRY"/lz4-sys-1.11.1+lz4-1.10.0/liblz4 && pwd)" lz4
 link "$(cd "$REGISTRY"/libdeflate-sys-1.26.1/libdeflate && pwd)" libdeflate
 link "$(cd "$REGISTRY"/lzma-sys-0.1.20 && pwd)" xz
+link "$(cd "$REGISTRY"/onig_sys-69.9.3/oniguruma && pwd)" onig

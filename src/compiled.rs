@@ -374,3 +374,26 @@ pub unsafe extern "C" fn gimso_check_lanes_at(
     let size = (last - first + 1).wrapping_mul(elem);
     check_access_at(at, Access::from_abi(size, access), location(loc));
 }
+
+/// `ptrtoint` under `-fgimso-exposed-provenance`: exposes the object of
+/// `lower` ([`gimso_shadow::exposed`]). Compiled code calls this only when
+/// the object's header lacks `FLAG_EXPOSED`.
+///
+/// # Safety
+/// `lower` is 0 or runtime-issued.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gimso_expose(lower: usize) {
+    // SAFETY: forwarded contract.
+    unsafe { gimso_shadow::exposed::expose(lower) }
+}
+
+/// `inttoptr` under `-fgimso-exposed-provenance`: `lower` if the integer
+/// carries a capability already, else that of the exposed object
+/// containing `addr` (or none).
+#[unsafe(no_mangle)]
+pub extern "C" fn gimso_exposed_lower(lower: usize, addr: usize) -> usize {
+    if lower != 0 {
+        return lower;
+    }
+    gimso_shadow::exposed::exposed_lower(addr)
+}

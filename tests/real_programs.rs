@@ -1,7 +1,8 @@
 //! Real C programs under gimso-cc (issue 6): zlib, bzip2 (its own
 //! `bzip2.c` and reference samples), Lua 5.4, SQLite, zstd, lz4 (its own
 //! command-line program), libdeflate (its own tests and gzip program) and
-//! xz (its own tests, test files and command-line program), built from the
+//! xz (its own tests, test files and command-line program) and Oniguruma (its
+//! own tests, with `-fgimso-exposed-provenance`), built from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -81,4 +82,9 @@ fn libdeflate_tests_and_gzip_match_the_plain_build() {
 #[test]
 fn xz_tests_and_command_line_match_the_plain_build() {
     run("xz");
+}
+
+#[test]
+fn oniguruma_tests_match_the_plain_build() {
+    run("onig");
 }

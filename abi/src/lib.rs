@@ -78,6 +78,11 @@ pub const FLAG_STACK: u64 = 1 << 3;
 /// allocation: `upper` holds the payload address of the real object, whose
 /// header sits just below it.
 pub const FLAG_PAD: u64 = 1 << 4;
+/// The object's address has been converted to an integer (`ptrtoint`)
+/// in a module built with `-fgimso-exposed-provenance`: an integer
+/// converted back to a pointer with no capability of its own may take this
+/// object's (ISO/IEC TS 6010's "exposed" storage).
+pub const FLAG_EXPOSED: u64 = 1 << 5;
 /// Shift of the 4-bit special kind inside the aux word.
 pub const SPECIAL_SHIFT: u32 = 8;
 /// Mask of the special kind inside the aux word.
@@ -652,7 +657,7 @@ const _: () = assert!(THREAD_STATE_OFFSET == 0);
 const _: () = assert!(THREAD_CC_PAYLOAD_OFFSET % 16 == 0);
 const _: () = assert!(THREAD_REQUEST_MASK & THREAD_STATE_MODE_MASK == 0);
 const _: () = assert!(
-    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD)
+    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD | FLAG_EXPOSED)
         & (SPECIAL_MASK | BARRIER_EPOCH_MASK)
         == 0
 );
@@ -662,6 +667,7 @@ const _: () = assert!(
         | FLAG_GLOBAL
         | FLAG_STACK
         | FLAG_PAD
+        | FLAG_EXPOSED
         | SPECIAL_MASK
         | BARRIER_EPOCH_MASK)
         & !AUX_FLAGS_MASK
@@ -690,6 +696,7 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_FLAG_GLOBAL", FLAG_GLOBAL),
     ("GIMSO_FLAG_STACK", FLAG_STACK),
     ("GIMSO_FLAG_PAD", FLAG_PAD),
+    ("GIMSO_FLAG_EXPOSED", FLAG_EXPOSED),
     ("GIMSO_SPECIAL_SHIFT", SPECIAL_SHIFT as u64),
     ("GIMSO_SPECIAL_MASK", SPECIAL_MASK),
     ("GIMSO_BARRIER_EPOCH_SHIFT", BARRIER_EPOCH_SHIFT as u64),

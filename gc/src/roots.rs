@@ -44,6 +44,13 @@ pub(crate) fn mark_globals() {
             None => {}
         }
     }
+    // Exposed heap objects (`-fgimso-exposed-provenance`): integers may
+    // still lead to them until they are freed.
+    grey.extend(
+        gimso_shadow::exposed::pinned()
+            .into_iter()
+            .filter_map(mark_lower),
+    );
     for &(start, words) in ROOT_RANGES.lock().iter() {
         for i in 0..words {
             // SAFETY: registered ranges stay readable (register_root_range).

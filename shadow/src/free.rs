@@ -79,6 +79,9 @@ pub unsafe fn mark_freed(p: FlightPtr) {
     let aux = header.aux.load(Ordering::Acquire);
     header.aux.store(aux | FLAG_FREE, Ordering::Release);
     header.upper.store(p.lower, Ordering::Release);
+    if aux & gimso_abi::FLAG_EXPOSED != 0 {
+        crate::exposed::unpin(p.lower);
+    }
 }
 
 /// [`free_at`] without a source location.

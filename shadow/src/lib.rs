@@ -18,6 +18,7 @@
 pub mod alloc;
 pub mod barrier;
 pub mod check;
+pub mod exposed;
 pub mod free;
 pub mod function;
 pub mod lookup;

@@ -90,7 +90,7 @@ def check(path):
             want_exit = int(h["exit"] or 0)
             for opt in ("-O0", "-O2"):
                 exe = os.path.join(tmp, "a" + opt)
-                c = run([CC, opt, *EXTRA, *h["flags"].split(), "-g", "-w", path, "-o", exe])
+                c = run([CC, opt, *EXTRA, *[f for f in h["flags"].split() if not f.startswith(("-fgimso", "-fno-gimso"))], "-g", "-w", path, "-o", exe])
                 if c.returncode:
                     out.append(f"{name} {opt}: compile failed: {c.stderr.decode()[:500]}")
                     continue
@@ -112,7 +112,7 @@ def check(path):
         elif expect.startswith("error "):
             for opt in ("-O0", "-O2"):
                 exe = os.path.join(tmp, "a" + opt)
-                c = run([CC, opt, *EXTRA, *h["flags"].split(), "-g", "-w", "-fsanitize=address", path, "-o", exe])
+                c = run([CC, opt, *EXTRA, *[f for f in h["flags"].split() if not f.startswith(("-fgimso", "-fno-gimso"))], "-g", "-w", "-fsanitize=address", path, "-o", exe])
                 if c.returncode:
                     out.append(f"{name} {opt}: ASan compile failed: {c.stderr.decode()[:500]}")
                     continue

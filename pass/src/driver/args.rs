@@ -58,6 +58,10 @@ pub struct Invocation {
     /// Direct (register) entries between compiled functions (on;
     /// `-fno-gimso-direct-calls` turns them off).
     pub direct_calls: bool,
+    /// `-fgimso-exposed-provenance`: integers converted back to pointers
+    /// without a capability take that of the exposed object at their
+    /// address (off by default; see `gimso_shadow::exposed`).
+    pub exposed_provenance: bool,
     /// `-emit-llvm` (with `-c` or `-S`): write the translated IR (bitcode
     /// or text) instead of an object file or assembly.
     pub emit_llvm: bool,
@@ -119,6 +123,7 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
         link_flags: Vec::new(),
         verbose: false,
         direct_calls: true,
+        exposed_provenance: false,
         emit_llvm: false,
         gimso_libdir: None,
         cxx,
@@ -177,6 +182,8 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
             "-v" => inv.verbose = true,
             "-fgimso-direct-calls" => inv.direct_calls = true,
             "-fno-gimso-direct-calls" => inv.direct_calls = false,
+            "-fgimso-exposed-provenance" => inv.exposed_provenance = true,
+            "-fno-gimso-exposed-provenance" => inv.exposed_provenance = false,
             "-emit-llvm" => inv.emit_llvm = true,
             "--gimso-libdir" => {
                 let v = args

@@ -448,6 +448,8 @@ pub struct PassOptions<'a> {
     pub verbose: bool,
     /// Direct (register) entries between compiled functions.
     pub direct_calls: bool,
+    /// Exposed provenance for integer-to-pointer conversions.
+    pub exposed_provenance: bool,
     /// Null tests that code generation may fold into header loads
     /// ([`TranslateOptions::implicit_null_checks`]).
     pub implicit_null_checks: bool,
@@ -543,6 +545,7 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
     }
     let options = TranslateOptions {
         direct_calls: opts.direct_calls,
+        exposed_provenance: opts.exposed_provenance,
         implicit_null_checks: opts.implicit_null_checks && opts.output == IrOutput::Object,
     };
     let stats = match translate_module_with(&module, &options) {
@@ -1459,6 +1462,7 @@ impl Driver<'_> {
                 output: ir_kind,
                 verbose: inv.verbose,
                 direct_calls: inv.direct_calls,
+                exposed_provenance: inv.exposed_provenance,
                 // Code for shared libraries keeps explicit null tests: the
                 // fault handler reads the executable's fault map only.
                 implicit_null_checks: !inv

@@ -664,7 +664,13 @@ impl FnTx<'_, '_, '_> {
                 self.pair(r)
             } else {
                 let ty = self.m.ll.type_of(p);
-                self.read_buf(ty, payload, caps, off)
+                let t = self.read_buf(ty, payload, caps, off);
+                if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+                    // Passed as an integer by a caller of another type.
+                    self.recover_exposed(t)
+                } else {
+                    t
+                }
             };
             self.set(p, t);
         }
@@ -1711,6 +1717,9 @@ impl FnTx<'_, '_, '_> {
             LLVMGetElementPtr => self.tx_gep(inst),
             LLVMPtrToInt => {
                 let src = self.tx(self.m.ll.operand(inst, 0));
+                if self.m.options.exposed_provenance {
+                    self.expose(src);
+                }
                 let ty = self.m.ll.type_of(inst);
                 let v = self.m.ll.ptrtoint(src.int, ty);
                 self.set(inst, Tx::plain(v));
@@ -1918,13 +1927,42 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
+    /// `ptrtoint` under exposed provenance: marks the object of `p` as
+    /// exposed (a header flag test; the runtime call only the first time).
+    fn expose(&mut self, p: Tx) {
+        let Some(cap) = p.cap else { return };
+        if self.m.ll.is_null_constant(cap) || self.m.ll.is_vector(self.m.ll.type_of(cap)) {
+            return;
+        }
+        let ll = &self.m.ll;
+        let null = ll.icmp(LLVMIntPredicate::LLVMIntEQ, cap, ll.null_ptr());
+        self.guard(null, |s| {
+            let ll = &s.m.ll;
+            let aux = ll.load_header(ll.gep_i8c(cap, (-8i64) as u64));
+            let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_EXPOSED));
+            let set = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
+            s.guard(set, |s| {
+                call(&s.m.ll, "gimso_expose", &[cap]);
+                false
+            });
+            false
+        });
+    }
+
     fn tx_inttoptr(&mut self, inst: V) {
         let src = self.m.ll.operand(inst, 0);
         let t = self.tx(src);
         let ty = self.m.ll.type_of(inst);
         let int = self.m.ll.inttoptr(t.int, ty);
         let cap = if self.m.ll.is_ptr(ty) {
-            self.int_cap(src)
+            let inferred = self.int_cap(src);
+            if self.m.options.exposed_provenance {
+                let ll = &self.m.ll;
+                let addr = ll.int_cast(t.int, ll.i64());
+                call(ll, "gimso_exposed_lower", &[inferred, addr])
+            } else {
+                inferred
+            }
         } else {
             self.m.ll.zero(ty)
         };
@@ -2228,8 +2266,39 @@ impl FnTx<'_, '_, '_> {
             }
             return;
         }
-        let t = self.load_value(ty, p, atomic);
+        let mut t = self.load_value(ty, p, atomic);
+        if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+            t = self.recover_exposed(t);
+        }
         self.set(inst, t);
+    }
+
+    /// A pointer loaded from memory under exposed provenance: bytes stored
+    /// as an integer (no capability at rest) and read back as a pointer are
+    /// an integer-to-pointer conversion, so a non-null value without a
+    /// capability takes that of the exposed object at its address.
+    fn recover_exposed(&mut self, t: Tx) -> Tx {
+        let Some(cap) = t.cap else { return t };
+        let ll = &self.m.ll;
+        let no_cap = ll.icmp(LLVMIntPredicate::LLVMIntEQ, cap, ll.null_ptr());
+        let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, t.int, ll.null_ptr());
+        let need = ll.and(no_cap, nonnull);
+        let from = ll.insert_block();
+        let slow = ll.append_block(self.new, "");
+        let cont = ll.append_block(self.new, "");
+        ll.cond_br_unlikely(need, slow, cont);
+        ll.position_at_end(slow);
+        let addr = ll.ptrtoint(t.int, ll.i64());
+        let found = call(ll, "gimso_exposed_lower", &[cap, addr]);
+        ll.br(cont);
+        ll.position_at_end(cont);
+        let phi = ll.phi(ll.ptr());
+        ll.add_incoming(phi, cap, from);
+        ll.add_incoming(phi, found, slow);
+        Tx {
+            int: t.int,
+            cap: Some(phi),
+        }
     }
 
     fn tx_store(&mut self, inst: V) {
@@ -2849,7 +2918,14 @@ impl FnTx<'_, '_, '_> {
         let (payload, caps) = self.arg_buffers(arg_bytes);
         let mut args = Vec::new();
         for (i, &ty) in types.iter().enumerate() {
-            args.push(self.read_buf(ty, payload, caps, layout.offsets[i]));
+            let t = self.read_buf(ty, payload, caps, layout.offsets[i]);
+            let t = if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+                // Passed as an integer by a caller of another type.
+                self.recover_exposed(t)
+            } else {
+                t
+            };
+            args.push(t);
         }
         let ll = &self.m.ll;
         let values = direct::direct_args(ll, fnty, self.thread, &args);

@@ -105,11 +105,16 @@ pub struct TranslateOptions {
     /// finds it ([`crate::backend`]); through clang the tests stay
     /// explicit, so the driver sets this for in-process objects only.
     pub implicit_null_checks: bool,
+    /// `-fgimso-exposed-provenance`: `ptrtoint` exposes its object, and an
+    /// `inttoptr` whose integer has no inferred capability takes that of
+    /// the exposed object at its address (`gimso_shadow::exposed`).
+    pub exposed_provenance: bool,
 }
 
 impl Default for TranslateOptions {
     fn default() -> Self {
         TranslateOptions {
+            exposed_provenance: false,
             direct_calls: true,
             implicit_null_checks: true,
         }

@@ -20,6 +20,8 @@ const SIGNATURES: &[(&str, &str, &str)] = &[
     ("gimso_memmove_at", "PPip", "v"),
     ("gimso_memset_at", "Pwip", "v"),
     ("gimso_check_lanes_at", "Piiwp", "v"),
+    ("gimso_expose", "p", "v"),
+    ("gimso_exposed_lower", "pi", "p"),
     ("gimso_alloc_stack", "ii", "P"),
     ("gimso_alloc_stack_ptrs", "ii", "P"),
     ("gimso_pollcheck_slow", "p", "v"),
