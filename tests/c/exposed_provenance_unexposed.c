@@ -1,6 +1,6 @@
 /* gimso-test
  * expect: error access through pointer with null capability
- * line: 29
+ * line: 30
  * flags: -fgimso-exposed-provenance
  * native: no-asan (the address is valid natively)
  * stdout:
