@@ -126,6 +126,16 @@ impl ModTx<'_, '_> {
         })
     }
 
+    /// The capability of the global object `obj`: its payload, or null
+    /// for a weak declaration the link left undefined.
+    fn object_lower(&self, obj: V) -> V {
+        if self.weak_objects.contains(&obj) && !self.image_mode {
+            self.ll.const_gep_i8_or_null(obj, 16)
+        } else {
+            self.ll.const_gep_i8(obj, 16)
+        }
+    }
+
     /// The translation of constant `c` (memoised).
     pub fn tx_const(&mut self, c: V) -> Result<Tx, String> {
         if let Some(&t) = self.const_memo.get(&c) {
@@ -182,7 +192,7 @@ impl ModTx<'_, '_> {
                     self.fn_map.get(&c).copied().ok_or_else(|| {
                         format!("function `{}` has no translation", self.ll.name(c))
                     })?;
-                let lower = self.ll.const_gep_i8(obj, 16);
+                let lower = self.object_lower(obj);
                 Ok(Tx {
                     int: entry,
                     cap: Some(lower),
@@ -201,7 +211,7 @@ impl ModTx<'_, '_> {
                         self.ll.name(c)
                     )),
                     GlobalTx::Data(obj) => {
-                        let lower = self.ll.const_gep_i8(obj, 16);
+                        let lower = self.object_lower(obj);
                         Ok(Tx {
                             int: lower,
                             cap: Some(lower),

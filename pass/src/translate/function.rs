@@ -2668,7 +2668,11 @@ impl FnTx<'_, '_, '_> {
             let t = self.tx(a);
             args.push(self.escaped_stack_arg(t));
         }
-        if !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
+        // A weak declaration may be null: called through its pointer, so
+        // the call check reports a call of an undefined one.
+        let weak = is_a(self.m, callee, LLVMIsAFunction)
+            && self.m.ll.linkage(callee) == LLVMLinkage::LLVMExternalWeakLinkage;
+        if !weak && !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
             if let Some(w) = self.m.wrapper_entry(callee, fnty) {
                 self.wrapper_direct_call(inst, w, &args);
                 return;
@@ -2685,7 +2689,7 @@ impl FnTx<'_, '_, '_> {
             .m
             .fn_map
             .get(&callee)
-            .filter(|_| is_a(self.m, callee, LLVMIsAFunction))
+            .filter(|_| !weak && is_a(self.m, callee, LLVMIsAFunction))
         {
             (entry, self.m.ll.const_gep_i8(obj, 16), false)
         } else {

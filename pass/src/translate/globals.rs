@@ -58,13 +58,7 @@ impl ModTx<'_, '_> {
             if name == "bcmp" && self.ll.is_declaration(f) {
                 name = "memcmp".into();
             }
-            if self.ll.linkage(f) == LLVMLinkage::LLVMExternalWeakLinkage {
-                self.error(
-                    Location::module(),
-                    "weak external declarations",
-                    &format!("`{name}` may resolve to null"),
-                );
-            }
+            let weak = self.ll.linkage(f) == LLVMLinkage::LLVMExternalWeakLinkage;
             let fn_name = format!("{SYMBOL_FN_PREFIX}{name}");
             let obj_name = format!("{SYMBOL_OBJ_PREFIX}{name}");
             if let (Some(e), Some(o)) = (
@@ -79,6 +73,15 @@ impl ModTx<'_, '_> {
             let obj = self.ll.add_global(self.function_object_type(), &obj_name);
             let linkage = self.new_linkage(f);
             self.ll.set_alignment(obj, 16);
+            if weak {
+                // Undefined at link time, both are null: the function
+                // pointer is null, and calls go through the call check.
+                self.ll
+                    .set_linkage(entry, LLVMLinkage::LLVMExternalWeakLinkage);
+                self.ll
+                    .set_linkage(obj, LLVMLinkage::LLVMExternalWeakLinkage);
+                self.weak_objects.insert(obj);
+            }
             if !self.ll.is_declaration(f) {
                 self.ll.set_linkage(entry, linkage);
                 self.ll.set_linkage(obj, linkage);
@@ -119,11 +122,8 @@ impl ModTx<'_, '_> {
             let obj = if self.ll.is_declaration(g) {
                 let o = self.ll.add_global(self.ll.i8(), &sym);
                 if self.ll.linkage(g) == LLVMLinkage::LLVMExternalWeakLinkage {
-                    self.error(
-                        Location::module(),
-                        "weak external declarations",
-                        &format!("`{name}` may resolve to null"),
-                    );
+                    self.ll.set_linkage(o, LLVMLinkage::LLVMExternalWeakLinkage);
+                    self.weak_objects.insert(o);
                 }
                 o
             } else {
@@ -263,6 +263,14 @@ impl ModTx<'_, '_> {
 
     /// Sets every defined global object's header and initial payload.
     pub fn define_globals(&mut self, globals: &[V]) {
+        self.image_mode = true;
+        self.const_memo.clear();
+        self.define_global_images(globals);
+        self.image_mode = false;
+        self.const_memo.clear();
+    }
+
+    fn define_global_images(&mut self, globals: &[V]) {
         for &g in globals {
             let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&g) else {
                 continue;

@@ -267,6 +267,17 @@ impl Ll {
         // SAFETY: `base` is a pointer constant.
         unsafe { LLVMConstGEP2(self.i8(), base, idx.as_mut_ptr(), 1) }
     }
+    /// `base + off` as a pointer constant, or null when `base` is null (a
+    /// weak symbol left undefined at link time).
+    pub fn const_gep_i8_or_null(&self, base: V, off: u64) -> V {
+        let null = self.null_ptr();
+        // SAFETY: both are pointer constants; LLVM 16 still folds
+        // `icmp` and `select` constant expressions.
+        unsafe {
+            let is_null = LLVMConstICmp(LLVMIntPredicate::LLVMIntEQ, base, null);
+            LLVMConstSelect(is_null, null, self.const_gep_i8(base, off))
+        }
+    }
     pub fn const_gep(&self, ty: T, base: V, idx: &[V]) -> V {
         let mut i = idx.to_vec();
         // SAFETY: `ty` is the source element type and `idx` valid indices.

@@ -150,6 +150,13 @@ pub(crate) struct ModTx<'a, 'ctx> {
     /// → the padded storage it lies in, and the padding before the header.
     pub padded_objects: HashMap<V, (V, u64)>,
     pub const_memo: HashMap<V, Tx>,
+    /// Object symbols of weak declarations (`__attribute__((weak))` never
+    /// defined here): null when the link leaves them undefined.
+    pub weak_objects: HashSet<V>,
+    /// While global images are built: a weak symbol's address is written
+    /// as if it were defined (a static image cannot test for null), and
+    /// start-up stores the tested pointer over it.
+    pub image_mode: bool,
     pub mentions_memo: HashMap<V, bool>,
     pub block_ids: HashMap<(V, B), u64>,
     pub errors: Vec<Diagnostic>,
@@ -239,6 +246,8 @@ pub fn translate_module_with(
         type_ids: HashMap::new(),
         filters: 0,
         const_memo: HashMap::new(),
+        weak_objects: HashSet::new(),
+        image_mode: false,
         mentions_memo: HashMap::new(),
         block_ids: HashMap::new(),
         errors: Vec::new(),
