@@ -181,6 +181,68 @@ wrapper! {
     }
 }
 
+wrapper! {
+    /// `int setenv(const char *name, const char *value, int overwrite)`:
+    /// libc's environment gets copies of both strings.
+    fn setenv(name: FlightPtr, value: FlightPtr, overwrite: i32) -> i32 {
+        let name = c_string_nul(name);
+        let value = c_string_nul(value);
+        // SAFETY: both are NUL-terminated copies, which libc copies again.
+        let r = unsafe { libc::setenv(name.as_ptr().cast(), value.as_ptr().cast(), overwrite) };
+        errno_result(r)
+    }
+}
+
+wrapper! {
+    /// `int unsetenv(const char *name)`.
+    fn unsetenv(name: FlightPtr) -> i32 {
+        let name = c_string_nul(name);
+        // SAFETY: a NUL-terminated copy.
+        let r = unsafe { libc::unsetenv(name.as_ptr().cast()) };
+        errno_result(r)
+    }
+}
+
+wrapper! {
+    /// `int putenv(char *string)`: `NAME=VALUE` is set as `setenv` would
+    /// (libc gets a copy, so later changes to `string` do not reach the
+    /// environment, unlike natively); `NAME` alone removes it, as glibc's
+    /// does.
+    fn putenv(string: FlightPtr) -> i32 {
+        let text = c_string_nul(string);
+        let body = &text[..text.len() - 1];
+        let r = match body.iter().position(|&b| b == b'=') {
+            Some(eq) => {
+                let mut name = body[..eq].to_vec();
+                name.push(0);
+                let value = &text[eq + 1..];
+                // SAFETY: NUL-terminated copies.
+                unsafe { libc::setenv(name.as_ptr().cast(), value.as_ptr().cast(), 1) }
+            }
+            // SAFETY: a NUL-terminated copy.
+            None => unsafe { libc::unsetenv(text.as_ptr().cast()) },
+        };
+        errno_result(r)
+    }
+}
+
+wrapper! {
+    /// `int clearenv(void)`.
+    fn clearenv() -> i32 {
+        // SAFETY: no arguments; the environment is libc's own.
+        unsafe { libc::clearenv() }
+    }
+}
+
+/// A libc call's `int` result; -1 copies libc's errno into the program's.
+fn errno_result(r: i32) -> i32 {
+    if r == -1 {
+        // SAFETY: __errno_location returns the calling thread's errno.
+        crate::errno::set(unsafe { *libc::__errno_location() });
+    }
+    r
+}
+
 /// A comparator call: `cmp(a, b)` as an `int`.
 fn compare(cmp: Callee, a: FlightPtr, b: FlightPtr, what: &str) -> i32 {
     cmp.call(&[CcArg::Ptr(a), CcArg::Ptr(b)], 4, what).i32()
