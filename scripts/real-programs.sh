@@ -31,10 +31,14 @@
 #            options, regsets, syntaxes, EUC-JP, UTF-16; output identical),
 #            built with -fgimso-exposed-provenance: its st.c hash tables key
 #            pointers as unsigned long through calls.
-#            zstd, lz4, libdeflate, xz and onig are not in the default list:
-#            the issue-6 benchmark is the other four.
+#   mozjpeg  mozjpeg's own cjpeg, djpeg and jpegtran: a generated image
+#            compressed with several option sets, decompressed to PPM, BMP,
+#            GIF and Targa, and transformed (outputs identical to the plain
+#            build's); a truncated file is decoded as far as it goes.
+#            zstd, lz4, libdeflate, xz, onig and mozjpeg are not in the
+#            default list: the issue-6 benchmark is the other four.
 #
-# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz] [onig]
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz] [onig] [mozjpeg]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
@@ -87,7 +91,8 @@ fi
 SRC=$ROOT/target/c-sources
 if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ] \
     || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ] \
-    || [ ! -e "$SRC/xz/config.h" ] || [ ! -e "$SRC/onig/src/oniguruma.h" ]; then
+    || [ ! -e "$SRC/xz/config.h" ] || [ ! -e "$SRC/onig/src/oniguruma.h" ] \
+    || [ ! -e "$SRC/mozjpeg/jpeglib.h" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -468,6 +473,80 @@ program_onig() {
         grep -q "FAIL: 0,  ERROR: 0" "$LAST_OUT" || { fail "onig: $t ($v): $(tail -1 "$LAST_OUT")"; return; }
         same_as_reference "onig-$t" "$v" "$LAST_OUT" || { fail "onig: $t output differs ($v)"; return; }
     done
+}
+
+program_mozjpeg() {
+    local v=$1 dir=$OUT/$1/mozjpeg m=$SRC/mozjpeg f srcs=() tool
+    mkdir -p "$dir/cfg" "$dir/tmp"
+    # The configuration mozjpeg-sys's build script writes (no SIMD).
+    printf '#define %s\n' 'JPEG_LIB_VERSION 62' 'LIBJPEG_TURBO_VERSION 0' 'BITS_IN_JSAMPLE 8' \
+        'STDC_HEADERS 1' 'HAVE_STDLIB_H 1' 'HAVE_UNSIGNED_CHAR 1' 'HAVE_UNSIGNED_SHORT 1' \
+        'MEM_SRCDST_SUPPORTED 1' 'C_ARITH_CODING_SUPPORTED 1' 'D_ARITH_CODING_SUPPORTED 1' \
+        >"$dir/cfg/jconfig.h"
+    printf '#define %s\n' 'BUILD "gimso"' 'INLINE inline __attribute__((always_inline))' \
+        'HIDDEN __attribute__((visibility("hidden")))' 'HAVE_THREAD_LOCAL' 'THREAD_LOCAL __thread' \
+        'SIZEOF_SIZE_T 8' 'HAVE_BUILTIN_CTZL 1' 'FALLTHROUGH' 'PACKAGE_NAME "mozjpeg"' \
+        'VERSION "4.1.5"' >"$dir/cfg/jconfigint.h"
+    printf '#define %s\n' 'JVERSION "4.1.5"' 'JCOPYRIGHT "libjpeg-turbo, Mozilla"' \
+        'JCOPYRIGHT_SHORT JCOPYRIGHT' >"$dir/cfg/jversion.h"
+    for f in jcapimin jcapistd jccoefct jccolor jcdctmgr jcext jchuff jcinit jcmainct jcmarker \
+        jcmaster jcomapi jcparam jcphuff jcprepct jcsample jctrans jdapimin jdapistd jdatadst \
+        jdatasrc jdcoefct jdcolor jddctmgr jdhuff jdinput jdmainct jdmarker jdmaster jdmerge \
+        jdphuff jdpostct jdsample jdtrans jerror jfdctflt jfdctfst jfdctint jidctflt jidctfst \
+        jidctint jidctred jmemmgr jmemnobs jquant1 jquant2 jutils jcicc jdicc jcarith jdarith \
+        jaricom jsimd_none; do
+        srcs+=("$m/$f.c")
+    done
+    local flags="-I$dir/cfg -I$m -w -DBMP_SUPPORTED -DGIF_SUPPORTED -DPPM_SUPPORTED -DTARGA_SUPPORTED"
+    build_objs "$v" "$dir/obj" "$flags" -- "${srcs[@]}" \
+        && build_objs "$v" "$dir/tobj" "$flags" -- "$m"/{cjpeg,djpeg,jpegtran,cdjpeg,rdgif,rdppm}.c \
+            "$m"/{rdswitch,rdbmp,rdtarga,rdjpeg,wrgif,wrppm,rdcolmap,wrbmp,wrtarga,transupp}.c \
+        && link "$v" "$dir/cjpeg" "$dir"/obj/*.o "$dir"/tobj/{cjpeg,cdjpeg,rdgif,rdppm,rdswitch,rdbmp,rdtarga,rdjpeg}.o \
+        && link "$v" "$dir/djpeg" "$dir"/obj/*.o "$dir"/tobj/{djpeg,cdjpeg,wrgif,wrppm,rdcolmap,wrbmp,wrtarga}.o \
+        && link "$v" "$dir/jpegtran" "$dir"/obj/*.o "$dir"/tobj/{jpegtran,cdjpeg,rdswitch,transupp}.o \
+        || { fail "mozjpeg: build ($v)"; return; }
+    local input=$DATA/mozjpeg-$SIZE.ppm
+    [ -e "$input" ] || python3 -c '
+import math, sys
+w, h = (613, 427) if sys.argv[2] == "small" else (2400, 1800)
+out = bytearray(b"P6\n%d %d\n255\n" % (w, h))
+for y in range(h):
+    for x in range(w):
+        out += bytes([x * 255 // w, y * 255 // h, int(128 + 127 * math.sin(x * 0.05) * math.cos(y * 0.07)) & 255])
+open(sys.argv[1], "wb").write(out)' "$input" "$SIZE" || { fail "mozjpeg: gen"; return; }
+    local i=0 opts
+    for opts in "-quality 75" "-quality 95 -progressive" "-arithmetic" "-baseline -quality 50 -optimize" \
+        "-grayscale" "-sample 1x1 -dct float"; do
+        i=$((i + 1))
+        LAST_OUT=$dir/tmp/c$i.jpg
+        # shellcheck disable=SC2086
+        run_timed mozjpeg "$v" "$dir/cjpeg" $opts "$input" || { fail "mozjpeg: cjpeg $opts ($v)"; return; }
+        same_as_reference "mozjpeg-c$i" "$v" "$LAST_OUT" || { fail "mozjpeg: cjpeg $opts output differs ($v)"; return; }
+    done
+    for opts in "-ppm" "-bmp" "-gif -colors 64" "-targa -scale 1/2" "-dct int -nosmooth" "-fast"; do
+        for f in 1 2 3; do
+            i=$((i + 1))
+            LAST_OUT=$dir/tmp/d$i.out
+            # shellcheck disable=SC2086
+            run_timed mozjpeg "$v" "$dir/djpeg" $opts "$dir/tmp/c$f.jpg" || { fail "mozjpeg: djpeg $opts ($v)"; return; }
+            same_as_reference "mozjpeg-d$i" "$v" "$LAST_OUT" || { fail "mozjpeg: djpeg $opts c$f output differs ($v)"; return; }
+        done
+    done
+    for opts in "-rotate 90" "-flip horizontal" "-progressive" "-crop 100x100+10+10" "-transpose" "-arithmetic"; do
+        i=$((i + 1))
+        LAST_OUT=$dir/tmp/t$i.jpg
+        # shellcheck disable=SC2086
+        run_timed mozjpeg "$v" "$dir/jpegtran" $opts "$dir/tmp/c1.jpg" || { fail "mozjpeg: jpegtran $opts ($v)"; return; }
+        same_as_reference "mozjpeg-t$i" "$v" "$LAST_OUT" || { fail "mozjpeg: jpegtran $opts output differs ($v)"; return; }
+    done
+    head -c 5000 "$dir/tmp/c1.jpg" >"$dir/tmp/truncated.jpg"
+    LAST_OUT=$dir/tmp/truncated.ppm
+    local rc=0
+    "$dir/djpeg" "$dir/tmp/truncated.jpg" >"$LAST_OUT" 2>"$dir/tmp/truncated.err" || rc=$?
+    # djpeg's exit status after a warning is 2.
+    [ $rc = 2 ] || { fail "mozjpeg: truncated ($v): status $rc: $(head -3 "$dir/tmp/truncated.err")"; return; }
+    grep -q "Premature end of JPEG file" "$dir/tmp/truncated.err" || { fail "mozjpeg: truncated warning ($v)"; return; }
+    same_as_reference mozjpeg-truncated "$v" "$LAST_OUT" || fail "mozjpeg: truncated output differs ($v)"
 }
 
 for prog in "${PROGRAMS[@]}"; do

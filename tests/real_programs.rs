@@ -1,8 +1,9 @@
 //! Real C programs under gimso-cc (issue 6): zlib, bzip2 (its own
 //! `bzip2.c` and reference samples), Lua 5.4, SQLite, zstd, lz4 (its own
 //! command-line program), libdeflate (its own tests and gzip program) and
-//! xz (its own tests, test files and command-line program) and Oniguruma (its
-//! own tests, with `-fgimso-exposed-provenance`), built from the
+//! xz (its own tests, test files and command-line program), Oniguruma (its
+//! own tests, with `-fgimso-exposed-provenance`) and mozjpeg (its cjpeg,
+//! djpeg and jpegtran), built from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -87,4 +88,9 @@ fn xz_tests_and_command_line_match_the_plain_build() {
 #[test]
 fn oniguruma_tests_match_the_plain_build() {
     run("onig");
+}
+
+#[test]
+fn mozjpeg_tools_match_the_plain_build() {
+    run("mozjpeg");
 }
