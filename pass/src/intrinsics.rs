@@ -100,6 +100,26 @@ const HANDLED: &[(&str, &str)] = &[
         "llvm.masked.",
         "the span of the enabled lanes is checked, then the access runs",
     ),
+    (
+        "llvm.x86.sse2.maskmov.dqu",
+        "the span of the enabled lanes is checked, then the access runs",
+    ),
+    (
+        "llvm.x86.avx.maskload.",
+        "the span of the enabled lanes is checked, then the access runs",
+    ),
+    (
+        "llvm.x86.avx2.maskload.",
+        "the span of the enabled lanes is checked, then the access runs",
+    ),
+    (
+        "llvm.x86.avx.maskstore.",
+        "the span of the enabled lanes is checked, then the access runs",
+    ),
+    (
+        "llvm.x86.avx2.maskstore.",
+        "the span of the enabled lanes is checked, then the access runs",
+    ),
     ("llvm.trap", "stops the program"),
     ("llvm.debugtrap", "stops the program"),
     ("llvm.ubsantrap", "stops the program"),

@@ -2,7 +2,10 @@
 //! and `store` access lane `i` at `p + i * size` when mask bit `i` is set;
 //! `expandload` and `compressstore` access as many consecutive lanes from
 //! `p` as the mask has bits set. Clang emits them for AVX-512 masked
-//! loads (`_mm_maskz_loadu_epi8`), typically for a buffer's tail.
+//! loads (`_mm_maskz_loadu_epi8`), typically for a buffer's tail. The x86
+//! intrinsics of SSE2's `maskmovdqu` (`_mm_maskmoveu_si128`) and AVX's
+//! `vmaskmov`/`vpmaskmov` (`_mm256_maskload_ps`, ...) enable lane `i` when
+//! the sign bit of mask element `i` is set.
 //!
 //! The runtime checks the span of the enabled lanes
 //! (`gimso_check_lanes_at`), then the access runs as written. Lanes
@@ -23,6 +26,12 @@ pub(super) enum Masked {
     Store,
     ExpandLoad,
     CompressStore,
+    /// `llvm.x86.sse2.maskmov.dqu(data, mask, ptr)`: a byte-masked store.
+    MaskMovDqu,
+    /// `llvm.x86.avx{,2}.maskload.*(ptr, mask)`.
+    X86MaskLoad,
+    /// `llvm.x86.avx{,2}.maskstore.*(ptr, mask, data)`.
+    X86MaskStore,
 }
 
 impl Masked {
@@ -32,6 +41,11 @@ impl Masked {
             ("llvm.masked.store.", Masked::Store),
             ("llvm.masked.expandload.", Masked::ExpandLoad),
             ("llvm.masked.compressstore.", Masked::CompressStore),
+            ("llvm.x86.sse2.maskmov.dqu", Masked::MaskMovDqu),
+            ("llvm.x86.avx.maskload.", Masked::X86MaskLoad),
+            ("llvm.x86.avx2.maskload.", Masked::X86MaskLoad),
+            ("llvm.x86.avx.maskstore.", Masked::X86MaskStore),
+            ("llvm.x86.avx2.maskstore.", Masked::X86MaskStore),
         ]
         .into_iter()
         .find(|(p, _)| name.starts_with(p))
@@ -39,7 +53,19 @@ impl Masked {
     }
 
     fn writes(self) -> bool {
-        matches!(self, Masked::Store | Masked::CompressStore)
+        matches!(
+            self,
+            Masked::Store | Masked::CompressStore | Masked::MaskMovDqu | Masked::X86MaskStore
+        )
+    }
+
+    /// Whether the mask is a vector of integers enabling the lanes whose
+    /// sign bit is set (the x86 intrinsics), not a vector of `i1`.
+    fn sign_mask(self) -> bool {
+        matches!(
+            self,
+            Masked::MaskMovDqu | Masked::X86MaskLoad | Masked::X86MaskStore
+        )
     }
 
     /// Operand indices of the pointer and the mask.
@@ -49,6 +75,18 @@ impl Masked {
             Masked::Store => (1, 3),
             Masked::ExpandLoad => (0, 1),
             Masked::CompressStore => (1, 2),
+            Masked::MaskMovDqu => (2, 1),
+            Masked::X86MaskLoad | Masked::X86MaskStore => (0, 1),
+        }
+    }
+
+    /// The operand holding the data of a store (else the result's type
+    /// gives the lanes).
+    fn data(self) -> Option<u32> {
+        match self {
+            Masked::Store | Masked::CompressStore | Masked::MaskMovDqu => Some(0),
+            Masked::X86MaskStore => Some(2),
+            _ => None,
         }
     }
 }
@@ -62,10 +100,9 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let (pi, mi) = kind.operands();
         let mask = ll.operand(inst, mi);
-        let vty = ll.type_of(if kind.writes() {
-            ll.operand(inst, 0)
-        } else {
-            inst
+        let vty = ll.type_of(match kind.data() {
+            Some(i) => ll.operand(inst, i),
+            None => inst,
         });
         let lanes = ll.vector_len(vty);
         if has_ptr(ll, vty) {
@@ -84,6 +121,12 @@ impl FnTx<'_, '_, '_> {
             let site = self.site();
             let ll = &self.m.ll;
             let elem = ll.size_of(ll.elem_ty(vty));
+            let m = if kind.sign_mask() {
+                let mty = ll.type_of(m);
+                ll.icmp(LLVMIntPredicate::LLVMIntSLT, m, ll.zero(mty))
+            } else {
+                m
+            };
             let bits = ll.bitcast(m, ll.int_ty(lanes));
             let mut bits = ll.int_cast(bits, ll.i64());
             if matches!(kind, Masked::ExpandLoad | Masked::CompressStore) {
