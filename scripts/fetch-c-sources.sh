@@ -8,10 +8,11 @@
 # (libdeflate-sys ships the library, its gzip program and its tests) and
 # xz 5.2 (lzma-sys ships the whole xz repository and a config.h) and
 # Oniguruma 6.9.10 (onig_sys ships its repository, tests included) and
-# mozjpeg 4.1 (mozjpeg-sys ships libjpeg-turbo's sources and tools).
+# mozjpeg 4.1 (mozjpeg-sys ships libjpeg-turbo's sources and tools) and
+# libwebp 1.5 (libwebp-sys ships its library sources).
 # Nothing is committed:
 # the sources stay in cargo's registry.
-#   scripts/fetch-c-sources.sh          prints the ten directories
+#   scripts/fetch-c-sources.sh          prints the eleven directories
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -38,6 +39,7 @@ libdeflate-sys = "=1.26.1"
 lzma-sys = { version = "=0.1.20", features = ["static"] }
 onig_sys = { version = "=69.9.3", default-features = false }
 mozjpeg-sys = { version = "=2.2.3", default-features = false }
+libwebp-sys = { version = "=0.14.4", default-features = false }
 TOML
 echo 'fn main() {}' > "$WORK/src/main.rs"
 cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
@@ -54,3 +56,4 @@ link "$(cd "$REGISTRY"/libdeflate-sys-1.26.1/libdeflate && pwd)" libdeflate
 link "$(cd "$REGISTRY"/lzma-sys-0.1.20 && pwd)" xz
 link "$(cd "$REGISTRY"/onig_sys-69.9.3/oniguruma && pwd)" onig
 link "$(cd "$REGISTRY"/mozjpeg-sys-2.2.3/vendor && pwd)" mozjpeg
+link "$(cd "$REGISTRY"/libwebp-sys-0.14.4/vendor && pwd)" webp

@@ -35,10 +35,13 @@
 #            compressed with several option sets, decompressed to PPM, BMP,
 #            GIF and Targa, and transformed (outputs identical to the plain
 #            build's); a truncated file is decoded as far as it goes.
-#            zstd, lz4, libdeflate, xz, onig and mozjpeg are not in the
+#   webp     libwebp + tests/real/webp_roundtrip.c (lossy and lossless
+#            RGB/RGBA round trips through its SSE2/SSE4.1 code; output
+#            identical).
+#            zstd, lz4, libdeflate, xz, onig, mozjpeg and webp are not in the
 #            default list: the issue-6 benchmark is the other four.
 #
-# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz] [onig] [mozjpeg]
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz] [onig] [mozjpeg] [webp]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
@@ -92,7 +95,7 @@ SRC=$ROOT/target/c-sources
 if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ] \
     || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ] \
     || [ ! -e "$SRC/xz/config.h" ] || [ ! -e "$SRC/onig/src/oniguruma.h" ] \
-    || [ ! -e "$SRC/mozjpeg/jpeglib.h" ]; then
+    || [ ! -e "$SRC/mozjpeg/jpeglib.h" ] || [ ! -e "$SRC/webp/src/webp/encode.h" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -547,6 +550,25 @@ open(sys.argv[1], "wb").write(out)' "$input" "$SIZE" || { fail "mozjpeg: gen"; r
     [ $rc = 2 ] || { fail "mozjpeg: truncated ($v): status $rc: $(head -3 "$dir/tmp/truncated.err")"; return; }
     grep -q "Premature end of JPEG file" "$dir/tmp/truncated.err" || { fail "mozjpeg: truncated warning ($v)"; return; }
     same_as_reference mozjpeg-truncated "$v" "$LAST_OUT" || fail "mozjpeg: truncated output differs ($v)"
+}
+
+program_webp() {
+    local v=$1 dir=$OUT/$1/webp w=$SRC/webp d
+    # Objects by directory: several directories hold files of one name.
+    for d in dec enc dsp utils sharpyuv; do
+        local sub=("$w/src/$d"/*.c)
+        [ $d = sharpyuv ] && sub=("$w"/sharpyuv/*.c)
+        build_objs "$v" "$dir/obj-$d" "-I$w -I$w/src -w" -- "${sub[@]}" || { fail "webp: build ($v)"; return; }
+    done
+    build_objs "$v" "$dir/obj" "-I$w/src -w" -- "$ROOT/tests/real/webp_roundtrip.c" \
+        && link "$v" "$dir/webp_roundtrip" "$dir"/obj/*.o "$dir"/obj-*/*.o || { fail "webp: build ($v)"; return; }
+    LAST_OUT=$dir/out.txt
+    local scale=1
+    [ "$SIZE" = full ] && scale=6
+    run_timed webp "$v" "$dir/webp_roundtrip" "$scale" \
+        || { fail "webp: run ($v): $(tail -3 "$LAST_OUT" "$LAST_OUT.err")"; return; }
+    same_as_reference webp "$v" "$LAST_OUT" || { fail "webp: output differs ($v)"; return; }
+    grep -q "all round trips as expected" "$LAST_OUT" || fail "webp: round trip ($v)"
 }
 
 for prog in "${PROGRAMS[@]}"; do

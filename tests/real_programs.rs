@@ -2,8 +2,8 @@
 //! `bzip2.c` and reference samples), Lua 5.4, SQLite, zstd, lz4 (its own
 //! command-line program), libdeflate (its own tests and gzip program) and
 //! xz (its own tests, test files and command-line program), Oniguruma (its
-//! own tests, with `-fgimso-exposed-provenance`) and mozjpeg (its cjpeg,
-//! djpeg and jpegtran), built from the
+//! own tests, with `-fgimso-exposed-provenance`), mozjpeg (its cjpeg,
+//! djpeg and jpegtran) and libwebp, built from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -93,4 +93,9 @@ fn oniguruma_tests_match_the_plain_build() {
 #[test]
 fn mozjpeg_tools_match_the_plain_build() {
     run("mozjpeg");
+}
+
+#[test]
+fn libwebp_round_trips_match_the_plain_build() {
+    run("webp");
 }
