@@ -14,23 +14,7 @@ use support::run_ok;
 /// linked.
 fn build(opt: &str) -> PathBuf {
     let dir = support::scratch("aligned_globals_link").join(opt);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let cc = support::gimso_cc();
-    let mut objects = Vec::new();
-    for s in ["aligned_def.c", "aligned_use.c"] {
-        let obj = dir.join(s.replace(".c", ".o"));
-        run_ok(
-            Command::new(cc)
-                .args([opt, "-g", "-c"])
-                .arg(support::root().join("tests/c-link").join(s))
-                .arg("-o")
-                .arg(&obj),
-        );
-        objects.push(obj);
-    }
-    let exe = dir.join("aligned");
-    run_ok(Command::new(cc).args(&objects).arg("-o").arg(&exe));
-    exe
+    support::link_c_units(&dir, opt, &["aligned_def.c", "aligned_use.c"], "aligned")
 }
 
 #[test]

@@ -18,23 +18,7 @@ fn source(name: &str) -> PathBuf {
 /// and returns the executable.
 fn build(name: &str, sources: &[&str]) -> PathBuf {
     let dir = support::scratch("direct_call_link").join(name);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let cc = support::gimso_cc();
-    let mut objects = Vec::new();
-    for s in sources {
-        let obj = dir.join(s.replace(".c", ".o"));
-        run_ok(
-            Command::new(cc)
-                .args(["-O2", "-g", "-c"])
-                .arg(source(s))
-                .arg("-o")
-                .arg(&obj),
-        );
-        objects.push(obj);
-    }
-    let exe = dir.join(name);
-    run_ok(Command::new(cc).args(&objects).arg("-o").arg(&exe));
-    exe
+    support::link_c_units(&dir, "-O2", sources, name)
 }
 
 /// (`nm` type letter, name) of every `gimso.fd.NAME.*` symbol of `file`.

@@ -13,23 +13,7 @@ use support::run_ok;
 /// `sources` from `tests/c-link/`, compiled separately at `opt` and linked.
 fn build(opt: &str, sources: &[&str], name: &str) -> PathBuf {
     let dir = support::scratch("weak_symbols_link").join(opt);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let cc = support::gimso_cc();
-    let mut objects = Vec::new();
-    for s in sources {
-        let obj = dir.join(s.replace(".c", ".o"));
-        run_ok(
-            Command::new(cc)
-                .args([opt, "-g", "-c"])
-                .arg(support::root().join("tests/c-link").join(s))
-                .arg("-o")
-                .arg(&obj),
-        );
-        objects.push(obj);
-    }
-    let exe = dir.join(name);
-    run_ok(Command::new(cc).args(&objects).arg("-o").arg(&exe));
-    exe
+    support::link_c_units(&dir, opt, sources, name)
 }
 
 #[test]

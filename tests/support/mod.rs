@@ -180,3 +180,26 @@ pub fn run_ok(cmd: &mut Command) -> std::process::Output {
     );
     out
 }
+
+/// Compiles each of `sources` (files of `tests/c-link/`) separately with
+/// `gimso-cc OPT -g -c` into `dir`, links the objects into `dir/NAME` and
+/// returns the executable; panics with the tools' output on failure.
+pub fn link_c_units(dir: &Path, opt: &str, sources: &[&str], name: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("scratch dir");
+    let cc = gimso_cc();
+    let mut objects = Vec::new();
+    for s in sources {
+        let obj = dir.join(s.replace(".c", ".o"));
+        run_ok(
+            Command::new(cc)
+                .args([opt, "-g", "-c"])
+                .arg(root().join("tests/c-link").join(s))
+                .arg("-o")
+                .arg(&obj),
+        );
+        objects.push(obj);
+    }
+    let exe = dir.join(name);
+    run_ok(Command::new(cc).args(&objects).arg("-o").arg(&exe));
+    exe
+}
