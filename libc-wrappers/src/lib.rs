@@ -57,3 +57,4 @@ pub mod string;
 pub mod string_gnu;
 pub mod time;
 pub mod unwind;
+pub mod wctype;
