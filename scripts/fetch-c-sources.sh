@@ -9,10 +9,11 @@
 # xz 5.2 (lzma-sys ships the whole xz repository and a config.h) and
 # Oniguruma 6.9.10 (onig_sys ships its repository, tests included) and
 # mozjpeg 4.1 (mozjpeg-sys ships libjpeg-turbo's sources and tools) and
-# libwebp 1.5 (libwebp-sys ships its library sources).
+# libwebp 1.5 (libwebp-sys ships its library sources) and tree-sitter
+# 0.27 with its C grammar (tree-sitter and tree-sitter-c ship both).
 # Nothing is committed:
 # the sources stay in cargo's registry.
-#   scripts/fetch-c-sources.sh          prints the eleven directories
+#   scripts/fetch-c-sources.sh          prints the thirteen directories
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -40,6 +41,8 @@ lzma-sys = { version = "=0.1.20", features = ["static"] }
 onig_sys = { version = "=69.9.3", default-features = false }
 mozjpeg-sys = { version = "=2.2.3", default-features = false }
 libwebp-sys = { version = "=0.14.4", default-features = false }
+tree-sitter = { version = "=0.27.1", default-features = false }
+tree-sitter-c = "=0.24.2"
 TOML
 echo 'fn main() {}' > "$WORK/src/main.rs"
 cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
@@ -57,3 +60,5 @@ link "$(cd "$REGISTRY"/lzma-sys-0.1.20 && pwd)" xz
 link "$(cd "$REGISTRY"/onig_sys-69.9.3/oniguruma && pwd)" onig
 link "$(cd "$REGISTRY"/mozjpeg-sys-2.2.3/vendor && pwd)" mozjpeg
 link "$(cd "$REGISTRY"/libwebp-sys-0.14.4/vendor && pwd)" webp
+link "$(cd "$REGISTRY"/tree-sitter-0.27.1 && pwd)" tree-sitter
+link "$(cd "$REGISTRY"/tree-sitter-c-0.24.2/src && pwd)" tree-sitter-c

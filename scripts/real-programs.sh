@@ -38,10 +38,16 @@
 #   webp     libwebp + tests/real/webp_roundtrip.c (lossy and lossless
 #            RGB/RGBA round trips through its SSE2/SSE4.1 code; output
 #            identical).
-#            zstd, lz4, libdeflate, xz, onig, mozjpeg and webp are not in the
-#            default list: the issue-6 benchmark is the other four.
+#   treesitter  tree-sitter's runtime and C grammar +
+#            tests/real/treesitter_parse.c: zlib's sources (full: Lua's and
+#            the SQLite amalgamation too) parsed, edited and reparsed
+#            incrementally (output identical).
+#            zstd, lz4, libdeflate, xz, onig, mozjpeg, webp and treesitter
+#            are not in the default list: the issue-6 benchmark is the
+#            other four.
 #
-# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz] [onig] [mozjpeg] [webp]
+# Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz]
+#                                 [onig] [mozjpeg] [webp] [treesitter]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
@@ -95,7 +101,8 @@ SRC=$ROOT/target/c-sources
 if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC/zstd/zstd.h" ] \
     || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ] \
     || [ ! -e "$SRC/xz/config.h" ] || [ ! -e "$SRC/onig/src/oniguruma.h" ] \
-    || [ ! -e "$SRC/mozjpeg/jpeglib.h" ] || [ ! -e "$SRC/webp/src/webp/encode.h" ]; then
+    || [ ! -e "$SRC/mozjpeg/jpeglib.h" ] || [ ! -e "$SRC/webp/src/webp/encode.h" ] \
+    || [ ! -e "$SRC/tree-sitter-c/parser.c" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -569,6 +576,21 @@ program_webp() {
         || { fail "webp: run ($v): $(tail -3 "$LAST_OUT" "$LAST_OUT.err")"; return; }
     same_as_reference webp "$v" "$LAST_OUT" || { fail "webp: output differs ($v)"; return; }
     grep -q "all round trips as expected" "$LAST_OUT" || fail "webp: round trip ($v)"
+}
+
+program_treesitter() {
+    local v=$1 dir=$OUT/$1/treesitter t=$SRC/tree-sitter
+    build_objs "$v" "$dir/obj" "-I$t/include -I$t/src -I$SRC/tree-sitter-c -w" -- "$t/src/lib.c" \
+        "$SRC/tree-sitter-c/parser.c" "$ROOT/tests/real/treesitter_parse.c" \
+        && link "$v" "$dir/treesitter_parse" "$dir"/obj/*.o || { fail "treesitter: build ($v)"; return; }
+    local inputs=("$SRC"/zlib/*.c)
+    [ "$SIZE" = full ] && inputs+=("$SRC"/lua/*.c "$SRC/sqlite/sqlite3.c")
+    LAST_OUT=$dir/out.txt
+    run_timed treesitter "$v" "$dir/treesitter_parse" "${inputs[@]}" \
+        || { fail "treesitter: run ($v): $(tail -3 "$LAST_OUT" "$LAST_OUT.err")"; return; }
+    same_as_reference treesitter "$v" "$LAST_OUT" || { fail "treesitter: output differs ($v)"; return; }
+    grep -q "^done" "$LAST_OUT" || fail "treesitter: incomplete ($v)"
+    grep -q "restored same 0" "$LAST_OUT" && fail "treesitter: a reparse differs ($v)"
 }
 
 for prog in "${PROGRAMS[@]}"; do

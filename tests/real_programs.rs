@@ -3,7 +3,8 @@
 //! command-line program), libdeflate (its own tests and gzip program) and
 //! xz (its own tests, test files and command-line program), Oniguruma (its
 //! own tests, with `-fgimso-exposed-provenance`), mozjpeg (its cjpeg,
-//! djpeg and jpegtran) and libwebp, built from the
+//! djpeg and jpegtran), libwebp and tree-sitter (its C grammar), built
+//! from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -98,4 +99,9 @@ fn mozjpeg_tools_match_the_plain_build() {
 #[test]
 fn libwebp_round_trips_match_the_plain_build() {
     run("webp");
+}
+
+#[test]
+fn treesitter_parses_match_the_plain_build() {
+    run("treesitter");
 }
