@@ -1,6 +1,6 @@
 /* gimso-test
  * expect: error use after free
- * line: 82
+ * line: 93
  * flags: -fgimso-exposed-provenance
  * env: GIMSO_GC_THRESHOLD=256K
  * stdout:
@@ -8,6 +8,7 @@
  * | literal abc
  * | after collections 42 7
  * | through another type 3
+ * | constant through a call abc 3
  */
 /* -fgimso-exposed-provenance: pointers that travel as `unsigned long`
  * through calls and tables (Ruby's and Oniguruma's st.c) are converted back
@@ -46,6 +47,10 @@ static int __attribute__((noinline)) lookup(struct table *t, data_t key, data_t 
 
 static int __attribute__((noinline)) key_len(const struct key *k) { return (int)strlen(k->s); }
 
+static const char *__attribute__((noinline)) as_text(data_t d) { return (const char *)d; }
+
+static const char greeting[] = "abc";
+
 int main(void) {
     struct table *t = calloc(1, sizeof *t);
     t->cmp = key_cmp;
@@ -77,6 +82,12 @@ int main(void) {
 
     int (*as_int)(data_t) = (int (*)(data_t))key_len;
     printf("through another type %d\n", as_int(t->e[0].key));
+
+    /* A constant conversion (folded into the call's operand): start-up
+     * exposes the global. */
+    const char *(*volatile convert)(data_t) = as_text;
+    const char *back = convert((data_t)greeting);
+    printf("constant through a call %s %d\n", back, (int)strlen(back));
 
     free((void *)t->e[0].value);
     printf("%d\n", *(int *)t->e[0].value);

@@ -1,6 +1,8 @@
 //! Global objects, function objects, module start-up and `main`.
 
-use inkwell::llvm_sys::{LLVMLinkage, LLVMTypeKind};
+use std::collections::HashSet;
+
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
 use gimso_abi::{FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX};
 
@@ -314,7 +316,7 @@ impl ModTx<'_, '_> {
     /// The module's start-up function (registers its globals as roots and
     /// stores the capabilities of pointer initialisers), and native stubs
     /// for the program's constructors and destructors.
-    pub fn emit_startup(&mut self, globals: &[V]) {
+    pub fn emit_startup(&mut self, functions: &[V], globals: &[V]) {
         let ll = &self.ll;
         let void_fn = ll.fn_ty(ll.void(), &[], false);
         let init = ll.add_function("gimso.module_init", void_fn);
@@ -363,6 +365,14 @@ impl ModTx<'_, '_> {
             }
         }
         self.ll.position_at_end(b);
+        if self.options.exposed_provenance {
+            for g in self.constant_ptrtoints(functions, globals) {
+                if let Ok(t) = self.tx_const(g) {
+                    let cap = t.cap.unwrap_or_else(|| self.ll.null_ptr());
+                    call(&self.ll, "gimso_expose", &[cap]);
+                }
+            }
+        }
         self.ll.ret_void();
         let mut new_ctors = vec![(0u64, init)];
         for (i, (prio, f)) in ctors.into_iter().enumerate() {
@@ -373,6 +383,58 @@ impl ModTx<'_, '_> {
             new_dtors.push((prio, self.structor_stub(f, &format!("gimso.dtor.{i}"))));
         }
         self.pending_structors = Some((new_ctors, new_dtors));
+    }
+
+    /// Under exposed provenance: the globals and functions whose address a
+    /// constant `ptrtoint` converts, in code or in initialisers (a string
+    /// literal cast to `unsigned long`). Start-up exposes them, as a
+    /// `ptrtoint` instruction exposes its object when it runs.
+    fn constant_ptrtoints(&self, functions: &[V], globals: &[V]) -> Vec<V> {
+        let mut roots: Vec<V> = Vec::new();
+        for &f in functions {
+            for b in self.ll.blocks(f) {
+                for i in self.ll.instructions(b) {
+                    for k in 0..self.ll.num_operands(i) {
+                        roots.push(self.ll.operand(i, k));
+                    }
+                }
+            }
+        }
+        roots.extend(globals.iter().filter_map(|&g| self.ll.initializer(g)));
+        let mut found = Vec::new();
+        let mut seen = HashSet::new();
+        for c in roots {
+            self.find_ptrtoints(c, false, &mut found, &mut seen);
+        }
+        found
+    }
+
+    /// Collects into `found` the global values under a `ptrtoint` in the
+    /// constant `c` (`under`: inside one already).
+    fn find_ptrtoints(&self, c: V, under: bool, found: &mut Vec<V>, seen: &mut HashSet<(V, bool)>) {
+        if c.is_null() || !seen.insert((c, under)) {
+            return;
+        }
+        match self.ll.value_kind(c) {
+            LLVMValueKind::LLVMFunctionValueKind
+            | LLVMValueKind::LLVMGlobalVariableValueKind
+            | LLVMValueKind::LLVMGlobalAliasValueKind
+                if under && !self.ll.name(c).starts_with("llvm.") =>
+            {
+                found.push(c);
+            }
+            LLVMValueKind::LLVMConstantExprValueKind
+            | LLVMValueKind::LLVMConstantStructValueKind
+            | LLVMValueKind::LLVMConstantArrayValueKind
+            | LLVMValueKind::LLVMConstantVectorValueKind => {
+                let ptrtoint = self.ll.value_kind(c) == LLVMValueKind::LLVMConstantExprValueKind
+                    && self.ll.const_opcode(c) == LLVMOpcode::LLVMPtrToInt;
+                for k in 0..self.ll.num_operands(c) {
+                    self.find_ptrtoints(self.ll.operand(c, k), under || ptrtoint, found, seen);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// (priority, original function) of each entry of a ctor/dtor list.

@@ -272,7 +272,7 @@ pub fn translate_module_with(
             m.stats.functions += 1;
         }
     }
-    m.emit_startup(&old_globals);
+    m.emit_startup(&old_functions, &old_globals);
     if !m.errors.is_empty() {
         return Err(m.errors);
     }
