@@ -286,6 +286,15 @@ impl Ret for f32 {
     }
 }
 
+/// A 16-byte integer struct returned in two registers (`ldiv_t`).
+impl Ret for [u64; 2] {
+    fn write(self, out: &mut RetBuf) -> u64 {
+        out.set(0, self[0], 0);
+        out.set(1, self[1], 0);
+        16
+    }
+}
+
 impl Ret for FlightPtr {
     fn write(self, out: &mut RetBuf) -> u64 {
         out.set(0, self.intval as u64, self.lower);

@@ -117,6 +117,168 @@ wrapper! {
 }
 
 wrapper! {
+    /// `float strtof(const char *s, char **end)`.
+    fn strtof(s: FlightPtr, end: FlightPtr) -> f32 {
+        // SAFETY: as for strtol.
+        parse_with(s, end, |p, e| unsafe { libc::strtof(p, e) })
+    }
+}
+
+wrapper! {
+    /// `intmax_t strtoimax(const char *s, char **end, int base)`.
+    fn strtoimax(s: FlightPtr, end: FlightPtr, base: i32) -> i64 {
+        strtoll::call(s, end, base)
+    }
+}
+
+wrapper! {
+    /// `uintmax_t strtoumax(const char *s, char **end, int base)`.
+    fn strtoumax(s: FlightPtr, end: FlightPtr, base: i32) -> u64 {
+        strtoull::call(s, end, base)
+    }
+}
+
+/// A division by zero in `div` and its kind: natively SIGFPE.
+fn divide_by_zero(what: &str) -> ! {
+    crate::report::fatal(&format!("{what}: integer division by zero"))
+}
+
+wrapper! {
+    /// `div_t div(int n, int d)`: `{quot, rem}` packed in one word, as the
+    /// x86-64 ABI returns the 8-byte struct.
+    fn div(n: i32, d: i32) -> u64 {
+        if d == 0 {
+            divide_by_zero("div");
+        }
+        let (q, r) = (n.wrapping_div(d), n.wrapping_rem(d));
+        u64::from(q as u32) | (u64::from(r as u32) << 32)
+    }
+}
+
+wrapper! {
+    /// `ldiv_t ldiv(long n, long d)` (and `lldiv`, `imaxdiv`).
+    fn ldiv | lldiv | imaxdiv(n: i64, d: i64) -> [u64; 2] {
+        if d == 0 {
+            divide_by_zero("ldiv");
+        }
+        [n.wrapping_div(d) as u64, n.wrapping_rem(d) as u64]
+    }
+}
+
+wrapper! {
+    /// `int ffs(int i)`: the 1-based index of the lowest set bit, or 0.
+    fn ffs(i: i32) -> i32 {
+        if i == 0 { 0 } else { i.trailing_zeros() as i32 + 1 }
+    }
+}
+
+wrapper! {
+    /// `int ffsl(long i)` (and `ffsll`).
+    fn ffsl | ffsll(i: i64) -> i32 {
+        if i == 0 { 0 } else { i.trailing_zeros() as i32 + 1 }
+    }
+}
+
+/// glibc functions the `libc` crate does not declare.
+mod native {
+    unsafe extern "C" {
+        pub fn random() -> i64;
+        pub fn srandom(seed: u32);
+    }
+}
+
+wrapper! {
+    /// `long random(void)`: glibc's generator, so sequences match.
+    fn random() -> i64 {
+        // SAFETY: random has no preconditions.
+        unsafe { native::random() }
+    }
+}
+
+wrapper! {
+    /// `void srandom(unsigned seed)`.
+    fn srandom(seed: u32) -> () {
+        // SAFETY: srandom has no preconditions.
+        unsafe { native::srandom(seed) }
+    }
+}
+
+wrapper! {
+    /// `double drand48(void)`.
+    fn drand48() -> f64 {
+        // SAFETY: no preconditions; glibc's own state.
+        unsafe { libc::drand48() }
+    }
+}
+
+wrapper! {
+    /// `long lrand48(void)`.
+    fn lrand48() -> i64 {
+        // SAFETY: as for drand48.
+        unsafe { libc::lrand48() }
+    }
+}
+
+wrapper! {
+    /// `long mrand48(void)`.
+    fn mrand48() -> i64 {
+        // SAFETY: as for drand48.
+        unsafe { libc::mrand48() }
+    }
+}
+
+wrapper! {
+    /// `void srand48(long seed)`.
+    fn srand48(seed: i64) -> () {
+        // SAFETY: as for drand48.
+        unsafe { libc::srand48(seed) }
+    }
+}
+
+/// Runs a `*rand48` function with an explicit state on a copy of the
+/// program's `unsigned short[3]` (checked both ways).
+fn with_state48<T>(state: FlightPtr, f: impl FnOnce(*mut u16) -> T) -> T {
+    mem::check_write(state, 6);
+    let raw = mem::read_int::<6>(state);
+    let mut xsubi = [
+        u16::from_ne_bytes([raw[0], raw[1]]),
+        u16::from_ne_bytes([raw[2], raw[3]]),
+        u16::from_ne_bytes([raw[4], raw[5]]),
+    ];
+    let r = f(xsubi.as_mut_ptr());
+    let mut out = [0u8; 6];
+    for (i, w) in xsubi.iter().enumerate() {
+        out[2 * i..2 * i + 2].copy_from_slice(&w.to_ne_bytes());
+    }
+    mem::write_int(state, &out);
+    r
+}
+
+wrapper! {
+    /// `double erand48(unsigned short xsubi[3])`.
+    fn erand48(xsubi: FlightPtr) -> f64 {
+        // SAFETY: a private three-element state.
+        with_state48(xsubi, |x| unsafe { libc::erand48(x) })
+    }
+}
+
+wrapper! {
+    /// `long nrand48(unsigned short xsubi[3])`.
+    fn nrand48(xsubi: FlightPtr) -> i64 {
+        // SAFETY: as for erand48.
+        with_state48(xsubi, |x| unsafe { libc::nrand48(x) })
+    }
+}
+
+wrapper! {
+    /// `long jrand48(unsigned short xsubi[3])`.
+    fn jrand48(xsubi: FlightPtr) -> i64 {
+        // SAFETY: as for erand48.
+        with_state48(xsubi, |x| unsafe { libc::jrand48(x) })
+    }
+}
+
+wrapper! {
     /// `int abs(int x)` (wraps for INT_MIN, as the hardware does).
     fn abs(x: i32) -> i32 {
         x.wrapping_abs()
@@ -125,7 +287,7 @@ wrapper! {
 
 wrapper! {
     /// `long labs(long x)`.
-    fn labs | llabs(x: i64) -> i64 {
+    fn labs | llabs | imaxabs(x: i64) -> i64 {
         x.wrapping_abs()
     }
 }

@@ -1,7 +1,8 @@
 //! POSIX and GNU additions to `<string.h>`: `strtok_r`, `strsep`,
 //! `memrchr`, `strchrnul`, `strcasestr`, `memmem`, `strerror_r` (GNU and
-//! XSI), `strsignal`, `strcoll`, `strxfrm`. Results pointing into an
-//! argument keep that argument's capability.
+//! XSI), `strsignal`, `strcoll`, `strxfrm`, `rawmemchr`, `stpncpy`,
+//! `strverscmp` and the BSD `index`, `rindex`, `bzero`, `bcopy`. Results
+//! pointing into an argument keep that argument's capability.
 
 use gimso_abi::FlightPtr;
 
@@ -206,5 +207,90 @@ wrapper! {
             mem::write_bytes(dst, &out[..=len]);
         }
         len
+    }
+}
+
+wrapper! {
+    /// `void *rawmemchr(const void *s, int c)`: `c` is known to occur, so
+    /// the scan is bounded by the object instead (running off its end is an
+    /// out-of-bounds read).
+    fn rawmemchr(s: FlightPtr, c: i32) -> FlightPtr {
+        let avail = mem::readable(s);
+        // SAFETY: readable() checked `avail` bytes at s.
+        let window = unsafe { mem::bytes(s, avail) };
+        match window.iter().position(|&b| b == c as u8) {
+            Some(i) => s.offset(i as isize),
+            None => {
+                // The byte is not in the object: the native scan would read
+                // past its end.
+                mem::check_read(s, avail + 1);
+                FlightPtr::NULL
+            }
+        }
+    }
+}
+
+wrapper! {
+    /// `char *stpncpy(char *dst, const char *src, size_t n)`: `strncpy`
+    /// returning the end of the copied string (or `dst + n`).
+    fn stpncpy(dst: FlightPtr, src: FlightPtr, n: usize) -> FlightPtr {
+        let len = mem::c_strnlen(src, n);
+        crate::string::strncpy::call(dst, src, n);
+        dst.offset(len as isize)
+    }
+}
+
+wrapper! {
+    /// `char *index(const char *s, int c)`: `strchr`.
+    fn index(s: FlightPtr, c: i32) -> FlightPtr {
+        crate::string::strchr::call(s, c)
+    }
+}
+
+wrapper! {
+    /// `char *rindex(const char *s, int c)`: `strrchr`.
+    fn rindex(s: FlightPtr, c: i32) -> FlightPtr {
+        crate::string::strrchr::call(s, c)
+    }
+}
+
+wrapper! {
+    /// `void bzero(void *s, size_t n)`.
+    fn bzero | explicit_bzero(s: FlightPtr, n: usize) -> () {
+        if n != 0 {
+            mem::check_write(s, n);
+            mem::memset(s, 0, n);
+        }
+    }
+}
+
+wrapper! {
+    /// `void bcopy(const void *src, void *dst, size_t n)`: `memmove` with
+    /// the arguments the other way round.
+    fn bcopy(src: FlightPtr, dst: FlightPtr, n: usize) -> () {
+        mem::memmove(dst, src, n);
+    }
+}
+
+unsafe extern "C" {
+    /// glibc's (not in the `libc` crate).
+    #[link_name = "strverscmp"]
+    fn native_strverscmp(a: *const core::ffi::c_char, b: *const core::ffi::c_char) -> i32;
+}
+
+/// glibc's `strverscmp` order (digit runs compare as version numbers),
+/// computed by glibc itself on checked copies of both strings.
+fn version_compare(a: &[u8], b: &[u8]) -> i32 {
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    x.push(0);
+    y.push(0);
+    // SAFETY: both are NUL-terminated private copies.
+    unsafe { native_strverscmp(x.as_ptr().cast(), y.as_ptr().cast()) }
+}
+
+wrapper! {
+    /// `int strverscmp(const char *a, const char *b)`.
+    fn strverscmp(a: FlightPtr, b: FlightPtr) -> i32 {
+        version_compare(&c_string(a), &c_string(b))
     }
 }

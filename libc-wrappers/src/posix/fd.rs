@@ -367,3 +367,19 @@ wrapper! {
         r
     }
 }
+
+wrapper! {
+    /// `int flock(int fd, int operation)`: may wait for the lock, exited.
+    fn flock(fd: i32, operation: i32) -> i32 {
+        // SAFETY: no memory preconditions.
+        sys32(|| unsafe { libc::flock(fd, operation) })
+    }
+}
+
+wrapper! {
+    /// `int lockf(int fd, int cmd, off_t len)`.
+    fn lockf | lockf64(fd: i32, cmd: i32, len: i64) -> i32 {
+        // SAFETY: no memory preconditions.
+        sys32(|| unsafe { libc::lockf(fd, cmd, len) })
+    }
+}

@@ -462,3 +462,152 @@ wrapper! {
         }
     }
 }
+
+wrapper! {
+    /// `pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)`.
+    fn wait4(pid: i32, status: FlightPtr, options: i32, usage: FlightPtr) -> i32 {
+        if status.intval != 0 {
+            mem::check_write(status, 4);
+        }
+        if usage.intval != 0 {
+            mem::check_write(usage, RUSAGE);
+        }
+        let mut st: i32 = 0;
+        let mut u = Raw::<RUSAGE>::zeroed();
+        let (out, ru) = (&raw mut st, u.as_mut::<libc::rusage>());
+        // SAFETY: a local int and a private struct rusage image.
+        let r = sys32(|| unsafe { libc::wait4(pid, out, options, ru) });
+        if r > 0 {
+            if status.intval != 0 {
+                mem::write_int(status, &st.to_ne_bytes());
+            }
+            if usage.intval != 0 {
+                u.write(usage);
+            }
+        }
+        r
+    }
+}
+
+wrapper! {
+    /// `pid_t wait3(int *status, int options, struct rusage *ru)`.
+    fn wait3(status: FlightPtr, options: i32, usage: FlightPtr) -> i32 {
+        wait4::call(-1, status, options, usage)
+    }
+}
+
+/// Bytes of `struct tms` and `struct sysinfo`.
+const TMS: usize = size_of::<libc::tms>();
+const SYSINFO: usize = size_of::<libc::sysinfo>();
+
+wrapper! {
+    /// `clock_t times(struct tms *buf)`.
+    fn times(buf: FlightPtr) -> i64 {
+        mem::check_write(buf, TMS);
+        let mut t = Raw::<TMS>::zeroed();
+        let out = t.as_mut::<libc::tms>();
+        // SAFETY: `out` is a private struct tms image.
+        let r = sys(|| unsafe { libc::times(out) });
+        if r != -1 {
+            t.write(buf);
+        }
+        r
+    }
+}
+
+wrapper! {
+    /// `int sysinfo(struct sysinfo *info)`.
+    fn sysinfo(info: FlightPtr) -> i32 {
+        mem::check_write(info, SYSINFO);
+        let mut s = Raw::<SYSINFO>::zeroed();
+        let out = s.as_mut::<libc::sysinfo>();
+        // SAFETY: `out` is a private struct sysinfo image.
+        let r = sys32(|| unsafe { libc::sysinfo(out) });
+        if r == 0 {
+            s.write(info);
+        }
+        r
+    }
+}
+
+/// glibc functions the `libc` crate does not declare.
+mod native {
+    unsafe extern "C" {
+        pub fn get_nprocs() -> i32;
+        pub fn get_nprocs_conf() -> i32;
+    }
+}
+
+wrapper! {
+    /// `int get_nprocs(void)`.
+    fn get_nprocs() -> i32 {
+        // SAFETY: no arguments.
+        unsafe { native::get_nprocs() }
+    }
+}
+
+wrapper! {
+    /// `int get_nprocs_conf(void)`.
+    fn get_nprocs_conf() -> i32 {
+        // SAFETY: no arguments.
+        unsafe { native::get_nprocs_conf() }
+    }
+}
+
+wrapper! {
+    /// `ssize_t getrandom(void *buf, size_t n, unsigned flags)`: the
+    /// buffer checked for all `n` bytes first; the capabilities of the bytes
+    /// written are nulled.
+    fn getrandom(buf: FlightPtr, n: usize, flags: u32) -> i64 {
+        mem::check_write(buf, n);
+        let mut bytes = vec![0u8; n];
+        let p = bytes.as_mut_ptr();
+        // SAFETY: `p` is a private buffer of n bytes.
+        let r = sys(|| unsafe { libc::getrandom(p.cast(), n, flags) as i64 });
+        if r > 0 {
+            mem::write_bytes(buf, &bytes[..r as usize]);
+        }
+        r
+    }
+}
+
+id_call! {
+    /// `pid_t setsid(void)`.
+    fn setsid() -> i32;
+    /// `pid_t getpgrp(void)`.
+    fn getpgrp() -> i32;
+}
+
+wrapper! {
+    /// `pid_t getpgid(pid_t pid)`.
+    fn getpgid(pid: i32) -> i32 {
+        // SAFETY: no memory preconditions.
+        sys32(|| unsafe { libc::getpgid(pid) })
+    }
+}
+
+wrapper! {
+    /// `pid_t getsid(pid_t pid)`.
+    fn getsid(pid: i32) -> i32 {
+        // SAFETY: no memory preconditions.
+        sys32(|| unsafe { libc::getsid(pid) })
+    }
+}
+
+wrapper! {
+    /// `int setpgid(pid_t pid, pid_t pgid)`.
+    fn setpgid(pid: i32, pgid: i32) -> i32 {
+        // SAFETY: no memory preconditions.
+        sys32(|| unsafe { libc::setpgid(pid, pgid) })
+    }
+}
+
+wrapper! {
+    /// `int killpg(pid_t pgrp, int sig)`.
+    fn killpg(pgrp: i32, sig: i32) -> i32 {
+        // SAFETY: no memory preconditions.
+        let r = sys32(|| unsafe { libc::killpg(pgrp, sig) });
+        crate::signal::deliver_pending();
+        r
+    }
+}
