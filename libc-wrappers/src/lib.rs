@@ -47,6 +47,7 @@ pub mod null_faults;
 pub mod object;
 pub mod posix;
 pub mod pthread;
+pub mod regex;
 pub mod report;
 pub mod setjmp;
 pub mod signal;
