@@ -412,7 +412,13 @@ fn compare(cmp: Callee, a: FlightPtr, b: FlightPtr, what: &str) -> i32 {
 
 /// Stable merge sort of `n` elements of `size` bytes at `b`, through
 /// `tmp` (at least as large), moving elements with their capabilities.
-fn merge_sort(b: FlightPtr, n: usize, size: usize, tmp: FlightPtr, cmp: Callee) {
+fn merge_sort(
+    b: FlightPtr,
+    n: usize,
+    size: usize,
+    tmp: FlightPtr,
+    cmp: &dyn Fn(FlightPtr, FlightPtr) -> i32,
+) {
     if n <= 1 {
         return;
     }
@@ -424,7 +430,7 @@ fn merge_sort(b: FlightPtr, n: usize, size: usize, tmp: FlightPtr, cmp: Callee) 
     let at = |p: FlightPtr, i: usize| p.offset((i * size) as isize);
     let (mut i, mut j, mut k) = (0, 0, 0);
     while i < n1 && j < n2 {
-        if compare(cmp, at(b, i), at(b2, j), "qsort comparator") <= 0 {
+        if cmp(at(b, i), at(b2, j)) <= 0 {
             mem::memmove(at(tmp, k), at(b, i), size);
             i += 1;
         } else {
@@ -453,9 +459,75 @@ wrapper! {
         mem::check_read(base, total);
         mem::check_write(base, total);
         let cmp = Callee::check(cmp);
-        let tmp = mem::alloc(total, 16, 0);
-        let _keep = gimso_gc::Root::new(tmp.lower);
-        merge_sort(base, n, size, tmp, cmp);
+        sort(base, n, size, &|a, b| compare(cmp, a, b, "qsort comparator"));
+    }
+}
+
+/// Sorts `n` elements of `size` bytes at `base` (checked) with `cmp`.
+fn sort(base: FlightPtr, n: usize, size: usize, cmp: &dyn Fn(FlightPtr, FlightPtr) -> i32) {
+    let total = n.saturating_mul(size);
+    let tmp = mem::alloc(total, 16, 0);
+    let _keep = gimso_gc::Root::new(tmp.lower);
+    merge_sort(base, n, size, tmp, cmp);
+}
+
+wrapper! {
+    /// `void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const
+    /// void *, const void *, void *), void *arg)`: `qsort` passing `arg`
+    /// to every comparison.
+    fn qsort_r(base: FlightPtr, n: usize, size: usize, cmp: FlightPtr, arg: FlightPtr) -> () {
+        if n <= 1 || size == 0 {
+            return;
+        }
+        let total = n.saturating_mul(size);
+        mem::check_read(base, total);
+        mem::check_write(base, total);
+        let cmp = Callee::check(cmp);
+        sort(base, n, size, &|a, b| {
+            cmp.call(&[CcArg::Ptr(a), CcArg::Ptr(b), CcArg::Ptr(arg)], 4, "qsort_r comparator")
+                .i32()
+        });
+    }
+}
+
+/// `lfind`/`lsearch`: the first of `*n` elements at `base` equal to `key`
+/// by `cmp` (which returns 0 for equal), reading `*n` through its pointer.
+fn linear_find(key: FlightPtr, base: FlightPtr, n: usize, size: usize, cmp: Callee) -> FlightPtr {
+    for i in 0..n {
+        let p = base.offset(i.wrapping_mul(size) as isize);
+        if compare(cmp, key, p, "lfind comparator") == 0 {
+            return p;
+        }
+    }
+    FlightPtr::NULL
+}
+
+wrapper! {
+    /// `void *lfind(const void *key, const void *base, size_t *nmemb,
+    /// size_t size, int (*cmp)(const void *, const void *))`.
+    fn lfind(key: FlightPtr, base: FlightPtr, nmemb: FlightPtr, size: usize, cmp: FlightPtr) -> FlightPtr {
+        let n = u64::from_ne_bytes(mem::read_int::<8>(nmemb)) as usize;
+        let cmp = Callee::check(cmp);
+        linear_find(key, base, n, size, cmp)
+    }
+}
+
+wrapper! {
+    /// `void *lsearch(const void *key, void *base, size_t *nmemb, size_t
+    /// size, int (*cmp)(const void *, const void *))`: `lfind`, appending
+    /// `key` (with any capabilities it holds) when it is missing; the array
+    /// must have room for it.
+    fn lsearch(key: FlightPtr, base: FlightPtr, nmemb: FlightPtr, size: usize, cmp: FlightPtr) -> FlightPtr {
+        let n = u64::from_ne_bytes(mem::read_int::<8>(nmemb)) as usize;
+        let cmp = Callee::check(cmp);
+        let found = linear_find(key, base, n, size, cmp);
+        if found.intval != 0 || found.lower != 0 {
+            return found;
+        }
+        let slot = base.offset(n.wrapping_mul(size) as isize);
+        mem::memmove(slot, key, size);
+        mem::write_int(nmemb, &((n + 1) as u64).to_ne_bytes());
+        slot
     }
 }
 
