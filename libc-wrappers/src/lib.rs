@@ -59,4 +59,5 @@ pub mod string;
 pub mod string_gnu;
 pub mod time;
 pub mod unwind;
+pub mod wchar;
 pub mod wctype;
