@@ -275,7 +275,7 @@ wrapper! {
         let stp = st.as_mut().map_or(core::ptr::null_mut(), |s| s as *mut [u8; MBSTATE]);
         if s.intval == 0 {
             // SAFETY: the NULL form resets the state.
-            let r = unsafe { sys::mbrtowc(core::ptr::null_mut(), b"\0".as_ptr(), 1, stp) };
+            let r = unsafe { sys::mbrtowc(core::ptr::null_mut(), c"".as_ptr().cast(), 1, stp) };
             state_out(ps, &st);
             return r;
         }
@@ -438,7 +438,7 @@ wrapper! {
         // Only whole characters are written natively; the counting form
         // gives the full length, so a short buffer gets a prefix cut at a
         // character boundary by glibc itself.
-        if n >= need + 1 {
+        if n > need {
             mem::write_bytes(dst, &out);
             return need;
         }
