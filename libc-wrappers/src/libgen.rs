@@ -1,7 +1,8 @@
 //! `<libgen.h>` `dirname` and `basename` (POSIX, `__xpg_basename` in
 //! glibc), and GNU's `basename` from `<string.h>`. The POSIX pair may write
 //! a NUL into the path (checked) and return a pointer into it with its
-//! capability, or to a read-only "." or "/" the runtime owns.
+//! capability, or to a read-only "." or "/" the runtime owns; and
+//! `fnmatch`, the shell pattern match of paths.
 
 use std::sync::OnceLock;
 
@@ -92,5 +93,16 @@ wrapper! {
         let p = mem::c_string(path);
         let start = p.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
         path.offset(start as isize)
+    }
+}
+
+wrapper! {
+    /// `int fnmatch(const char *pattern, const char *string, int flags)`:
+    /// glibc's matcher on checked copies.
+    fn fnmatch(pattern: FlightPtr, string: FlightPtr, flags: i32) -> i32 {
+        let p = mem::c_string_nul(pattern);
+        let s = mem::c_string_nul(string);
+        // SAFETY: both are NUL-terminated private copies.
+        unsafe { libc::fnmatch(p.as_ptr().cast(), s.as_ptr().cast(), flags) }
     }
 }

@@ -1,6 +1,6 @@
 /* gimso-test
  * expect: error out-of-bounds read
- * line: 63
+ * line: 68
  * native: no-asan (glibc's dirname is not instrumented)
  * stdout:
  * | qsort_r 5 4 3 2 1 calls 1
@@ -8,10 +8,12 @@
  * | dirname [/usr] [/] [.] [//usr] [/] [.]
  * | basename [lib] [usr] [/] [.] [x]
  * | gnu basename [lib] [] [a]
+ * | fnmatch 0 1 0 1 0
  */
-/* qsort_r, lfind/lsearch, dirname and both basenames; dirname of a path
- * without its NUL is caught. */
+/* qsort_r, lfind/lsearch, dirname and both basenames, fnmatch; dirname of
+ * a path without its NUL is caught. */
 #define _GNU_SOURCE
+#include <fnmatch.h>
 #include <libgen.h>
 #include <search.h>
 #include <stdio.h>
@@ -59,6 +61,9 @@ int main(void) {
     printf("basename [%s]", posix_base("/usr/lib"));
     printf(" [%s] [%s] [%s] [%s]\n", posix_base("/usr/"), posix_base("/"), posix_base(""), posix_base("x"));
     printf("gnu basename [%s] [%s] [%s]\n", basename("/usr/lib"), basename("/usr/"), basename("a"));
+    printf("fnmatch %d %d %d %d %d\n", fnmatch("*.c", "main.c", 0), fnmatch("*.c", "main.h", 0) == FNM_NOMATCH,
+           fnmatch("src/*", "src/a.c", FNM_PATHNAME), fnmatch("*", ".hidden", FNM_PERIOD) == FNM_NOMATCH,
+           fnmatch("[a-c]?", "bz", 0));
     char raw[8] = {'/', 'a', '/', 'b', '/', 'c', 'd', 'e'};
     return dirname(raw) != NULL;
 }
