@@ -150,7 +150,7 @@ macro_rules! int_arg {
         }
     )*};
 }
-int_arg!(i32, u32, i64, u64, isize, usize);
+int_arg!(u16, i32, u32, i64, u64, isize, usize);
 
 impl Arg for f64 {
     const LAYOUT: (u64, u64) = (8, 8);

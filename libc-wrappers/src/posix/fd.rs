@@ -67,7 +67,7 @@ wrapper! {
 /// spills the registers for that scan). A thread that loads a pointer from
 /// the buffer during the read sees new bytes with the old capability, which
 /// still bounds every access through it.
-fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(*mut u8, usize) -> isize) -> i64 {
+pub(super) fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(*mut u8, usize) -> isize) -> i64 {
     mem::check_write(buf, n);
     let r = sys(|| f(buf.intval as *mut u8, n) as i64);
     if r > 0 {

@@ -30,6 +30,7 @@ pub mod fs;
 pub mod mman;
 pub mod poll;
 pub mod process;
+pub mod socket;
 
 /// Runs the system call `f` exited and returns its result; a result of -1
 /// sets the program's errno from libc's. Signals caught meanwhile are
