@@ -31,6 +31,7 @@ pub mod mman;
 pub mod poll;
 pub mod process;
 pub mod socket;
+pub mod termios;
 
 /// Runs the system call `f` exited and returns its result; a result of -1
 /// sets the program's errno from libc's. Signals caught meanwhile are
