@@ -39,6 +39,7 @@ pub mod direct;
 pub mod errno;
 pub mod format;
 pub mod getopt;
+pub mod glob;
 pub mod iconv;
 pub mod libgen;
 pub mod locale;
