@@ -32,6 +32,7 @@ pub mod poll;
 pub mod process;
 pub mod socket;
 pub mod termios;
+pub mod users;
 
 /// Runs the system call `f` exited and returns its result; a result of -1
 /// sets the program's errno from libc's. Signals caught meanwhile are
