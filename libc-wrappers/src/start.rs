@@ -8,8 +8,16 @@ use parking_lot::Mutex;
 
 use crate::call::{Callee, CcArg};
 use crate::mem;
+use crate::object::PointerGlobal;
 use crate::stdio;
 use crate::wrapper;
+
+/// `extern char **environ`: the program's copy of the environment it
+/// started with (the array `main` gets as `envp`), set before `main` runs.
+/// `setenv` and `putenv` change libc's environment (what `getenv` and child
+/// processes see), not this array.
+#[unsafe(export_name = "gimso.obj.environ")]
+pub static ENVIRON: PointerGlobal = PointerGlobal::new(&raw const ENVIRON, core::ptr::null());
 
 /// Builds a NULL-terminated array of `n` C strings as GC objects (the
 /// strings, and the array of pointers to them with their capabilities in
@@ -81,6 +89,8 @@ pub unsafe extern "C" fn gimso_start_main(
         let e = build_string_array(envp, count_entries(envp));
         (a, e)
     };
+    gimso_gc::register_global_object(ENVIRON.lower());
+    mem::store_ptr(ENVIRON.pointer(), envp_obj);
     let r = main.call(
         &[
             CcArg::I32(argc_n as i32),

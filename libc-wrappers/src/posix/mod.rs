@@ -31,6 +31,7 @@ pub mod mman;
 pub mod poll;
 pub mod process;
 pub mod socket;
+pub mod spawn;
 pub mod termios;
 pub mod users;
 

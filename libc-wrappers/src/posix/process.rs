@@ -254,7 +254,7 @@ wrapper! {
 
 /// A NULL-terminated array of C strings at `p` (each element and string
 /// checked), copied; NULL is an empty array.
-fn string_array(p: FlightPtr) -> Vec<Vec<u8>> {
+pub(super) fn string_array(p: FlightPtr) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     if p.intval == 0 {
         return out;
@@ -273,7 +273,7 @@ fn string_array(p: FlightPtr) -> Vec<Vec<u8>> {
 }
 
 /// Native `char *[]` over `strings`, NULL-terminated.
-fn native_array(strings: &[Vec<u8>]) -> Vec<*const libc::c_char> {
+pub(super) fn native_array(strings: &[Vec<u8>]) -> Vec<*const libc::c_char> {
     strings
         .iter()
         .map(|s| s.as_ptr().cast())
