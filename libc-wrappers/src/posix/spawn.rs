@@ -48,14 +48,16 @@ enum Action {
     },
 }
 
-/// Handles issued and the action lists by handle.
-static ACTIONS: Mutex<Option<(u64, HashMap<u64, Vec<Action>>)>> = Mutex::new(None);
+/// The last handle issued, and the action lists by handle.
+type Lists = (u64, HashMap<u64, Vec<Action>>);
+
+static ACTIONS: Mutex<Option<Lists>> = Mutex::new(None);
 
 /// Handles start here ("SP" in the top bytes) so a zeroed structure is
 /// never a live one.
 const HANDLE_BASE: u64 = 0x5350 << 48;
 
-fn with_actions<R>(f: impl FnOnce(&mut (u64, HashMap<u64, Vec<Action>>)) -> R) -> R {
+fn with_actions<R>(f: impl FnOnce(&mut Lists) -> R) -> R {
     let mut guard = ACTIONS.lock().unwrap_or_else(|e| e.into_inner());
     f(guard.get_or_insert_with(|| (0, HashMap::new())))
 }
