@@ -1,6 +1,6 @@
 /* gimso-test
  * expect: error out-of-bounds write
- * line: 102
+ * line: 109
  * native: no-asan (no data is waiting, so natively nothing is written; the buffer is still shorter than the count)
  * stdout:
  * | pton 1 7f000001 ntop 127.0.0.1 v6 ::1 short 0
@@ -9,6 +9,7 @@
  * | pair 3 [abc]
  * | getaddrinfo 0 family 1 port 80 canon 0 next 0 error [Name or service not known]
  * | order 3412 78563412
+ * | getnameinfo 0 [127.0.0.1] [80] overflow 1
  */
 /* Sockets (Unix-domain, so no network is needed): a stream (bind, listen,
  * connect, accept, send, recv, names, options), datagrams (sendto,
@@ -98,6 +99,12 @@ int main(void) {
            ntohs(ra->sin_port), res->ai_canonname != NULL, res->ai_next != NULL, gai_strerror(EAI_NONAME));
     freeaddrinfo(res);
     printf("order %x %x\n", (unsigned)htons(0x1234), (unsigned)htonl(0x12345678));
+    struct sockaddr_in in4 = {.sin_family = AF_INET, .sin_port = htons(80), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    char host[32], serv[8], tinyhost[4];
+    int gn = getnameinfo((struct sockaddr *)&in4, sizeof in4, host, sizeof host, serv, sizeof serv,
+                         NI_NUMERICHOST | NI_NUMERICSERV);
+    int ov = getnameinfo((struct sockaddr *)&in4, sizeof in4, tinyhost, sizeof tinyhost, NULL, 0, NI_NUMERICHOST);
+    printf("getnameinfo %d [%s] [%s] overflow %d\n", gn, host, serv, ov == EAI_OVERFLOW);
     char *small = malloc(4);
     return (int)recv(s, small, 64, MSG_DONTWAIT);
 }

@@ -443,3 +443,40 @@ wrapper! {
         mem::alloc_c_string(msg.to_bytes(), true)
     }
 }
+
+wrapper! {
+    /// `int getnameinfo(const struct sockaddr *sa, socklen_t salen, char
+    /// *host, socklen_t hostlen, char *serv, socklen_t servlen, int flags)`:
+    /// resolves exited (it may wait on the network) into private buffers;
+    /// each answer, NUL included, must fit the program's buffer as glibc
+    /// requires (`EAI_OVERFLOW` otherwise).
+    fn getnameinfo(sa: FlightPtr, salen: u32, host: FlightPtr, hostlen: u32, serv: FlightPtr, servlen: u32, flags: i32) -> i32 {
+        let a = addr_in(sa, salen);
+        let mut h = vec![0u8; if host.intval == 0 { 0 } else { hostlen as usize }];
+        let mut s = vec![0u8; if serv.intval == 0 { 0 } else { servlen as usize }];
+        if !h.is_empty() {
+            mem::check_write(host, h.len());
+        }
+        if !s.is_empty() {
+            mem::check_write(serv, s.len());
+        }
+        let (hp, hl) = if h.is_empty() { (core::ptr::null_mut(), 0) } else { (h.as_mut_ptr(), h.len() as u32) };
+        let (sp, sl) = if s.is_empty() { (core::ptr::null_mut(), 0) } else { (s.as_mut_ptr(), s.len() as u32) };
+        // SAFETY: a private copy of the address and private out-buffers of
+        // the stated sizes.
+        let r = gimso_gc::exited(|| unsafe {
+            libc::getnameinfo(a.as_ptr().cast(), salen, hp.cast(), hl, sp.cast(), sl, flags)
+        });
+        if r == 0 {
+            for (p, buf) in [(host, &h), (serv, &s)] {
+                if !buf.is_empty() {
+                    let n = buf.iter().position(|&b| b == 0).map_or(buf.len(), |i| i + 1);
+                    mem::write_bytes(p, &buf[..n]);
+                }
+            }
+        } else if r == libc::EAI_SYSTEM {
+            crate::errno::sync_from_libc();
+        }
+        r
+    }
+}
