@@ -9,28 +9,18 @@
 //! output through the checked `*outbuf`, and advances both pointers (same
 //! capabilities) and counts as glibc would.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use gimso_abi::FlightPtr;
 
+use crate::handles::Handles;
 use crate::{errno, mem, wrapper};
 
-/// Open converters by handle (glibc's `iconv_t` as an address).
-static CONVERTERS: Mutex<Option<(u64, HashMap<u64, usize>)>> = Mutex::new(None);
-
-/// Handles start here ("IC" in the top bytes): never a valid address, and
-/// never `(iconv_t)-1`.
-const HANDLE_BASE: u64 = 0x4943 << 48;
-
-fn with_table<R>(f: impl FnOnce(&mut (u64, HashMap<u64, usize>)) -> R) -> R {
-    let mut guard = CONVERTERS.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(|| (0, HashMap::new())))
-}
+/// Open converters (glibc's `iconv_t` as an address) by handle ("IC" in
+/// the top bytes: never a valid address, never `(iconv_t)-1`).
+static CONVERTERS: Handles<usize> = Handles::new(0x4943);
 
 /// glibc's converter for the program's handle, or a clear stop.
 fn converter(cd: FlightPtr, what: &str) -> libc::iconv_t {
-    match with_table(|t| t.1.get(&(cd.intval as u64)).copied()) {
+    match CONVERTERS.get(cd.intval as u64) {
         Some(c) => c as libc::iconv_t,
         None => crate::report::fatal(&format!(
             "{what}: the iconv_t was not returned by iconv_open, or was closed"
@@ -49,12 +39,7 @@ wrapper! {
             errno::sync_from_libc();
             return FlightPtr { intval: usize::MAX, lower: 0 };
         }
-        let id = with_table(|t| {
-            t.0 += 1;
-            let id = HANDLE_BASE + t.0;
-            t.1.insert(id, c as usize);
-            id
-        });
+        let id = CONVERTERS.insert(c as usize);
         FlightPtr { intval: id as usize, lower: 0 }
     }
 }
@@ -63,7 +48,7 @@ wrapper! {
     /// `int iconv_close(iconv_t cd)`.
     fn iconv_close(cd: FlightPtr) -> i32 {
         let c = converter(cd, "iconv_close");
-        with_table(|t| t.1.remove(&(cd.intval as u64)));
+        CONVERTERS.remove(cd.intval as u64);
         // SAFETY: glibc's converter, closed once (removed from the table).
         unsafe { libc::iconv_close(c) }
     }

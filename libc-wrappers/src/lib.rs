@@ -40,6 +40,7 @@ pub mod errno;
 pub mod format;
 pub mod getopt;
 pub mod glob;
+pub mod handles;
 pub mod iconv;
 pub mod libgen;
 pub mod locale;

@@ -9,11 +9,11 @@
 //! safety report would (natively it reads freed or garbage memory).
 
 use core::ffi::c_int;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use gimso_abi::FlightPtr;
 
+use crate::handles::Handles;
 use crate::mem;
 use crate::wrapper;
 
@@ -45,25 +45,8 @@ impl Drop for Compiled {
     }
 }
 
-/// Handles issued so far, and the live expressions by handle.
-struct Table {
-    next: u64,
-    live: HashMap<u64, Arc<Compiled>>,
-}
-
-static TABLE: Mutex<Option<Table>> = Mutex::new(None);
-
-fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
-    let mut guard = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(|| Table {
-        next: 0,
-        live: HashMap::new(),
-    }))
-}
-
-/// Handles start here ("RE" in the top bytes) so that a zeroed `regex_t`
-/// (handle 0) is never a live one.
-const HANDLE_BASE: u64 = 0x5245 << 48;
+/// The live expressions by handle ("RE" in the top bytes).
+static TABLE: Handles<Arc<Compiled>> = Handles::new(0x5245);
 
 /// The handle in the program's `regex_t` at `preg` (checked).
 fn handle(preg: FlightPtr) -> u64 {
@@ -73,7 +56,7 @@ fn handle(preg: FlightPtr) -> u64 {
 /// The expression the program's `regex_t` names, or a clear stop.
 fn compiled(preg: FlightPtr, what: &str) -> Arc<Compiled> {
     let h = handle(preg);
-    match with_table(|t| t.live.get(&h).cloned()) {
+    match TABLE.get(h) {
         Some(c) => c,
         None => crate::report::fatal(&format!(
             "{what}: the regex_t was not compiled by regcomp, or was freed by regfree"
@@ -98,12 +81,7 @@ wrapper! {
         let nsub = unsafe {
             (&raw const re).cast::<u8>().offset(NSUB_OFFSET).cast::<u64>().read_unaligned()
         };
-        let id = with_table(|t| {
-            t.next += 1;
-            let id = HANDLE_BASE + t.next;
-            t.live.insert(id, Arc::new(Compiled { re, cflags }));
-            id
-        });
+        let id = TABLE.insert(Arc::new(Compiled { re, cflags }));
         mem::write_bytes(preg, &[0u8; REGEX_T]);
         mem::write_int(preg, &id.to_ne_bytes());
         mem::write_int(preg.offset(NSUB_OFFSET), &nsub.to_ne_bytes());
@@ -163,7 +141,7 @@ wrapper! {
         if h == 0 {
             return;
         }
-        if with_table(|t| t.live.remove(&h)).is_none() {
+        if TABLE.remove(h).is_none() {
             crate::report::fatal("regfree: the regex_t was not compiled by regcomp");
         }
         mem::write_int(preg, &0u64.to_ne_bytes());

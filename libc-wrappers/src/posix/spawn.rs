@@ -9,13 +9,11 @@
 //! of the program's bytes. The spawn itself runs exited (it may wait for
 //! the child's exec).
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use gimso_abi::FlightPtr;
 
 use super::Raw;
 use super::process::{native_array, string_array};
+use crate::handles::Handles;
 use crate::{mem, wrapper};
 
 /// Bytes of the two structures (glibc, x86-64).
@@ -48,19 +46,8 @@ enum Action {
     },
 }
 
-/// The last handle issued, and the action lists by handle.
-type Lists = (u64, HashMap<u64, Vec<Action>>);
-
-static ACTIONS: Mutex<Option<Lists>> = Mutex::new(None);
-
-/// Handles start here ("SP" in the top bytes) so a zeroed structure is
-/// never a live one.
-const HANDLE_BASE: u64 = 0x5350 << 48;
-
-fn with_actions<R>(f: impl FnOnce(&mut Lists) -> R) -> R {
-    let mut guard = ACTIONS.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(|| (0, HashMap::new())))
-}
+/// The action lists by handle ("SP" in the top bytes).
+static ACTIONS: Handles<Vec<Action>> = Handles::new(0x5350);
 
 fn handle(fa: FlightPtr) -> u64 {
     u64::from_ne_bytes(mem::read_int::<8>(fa))
@@ -73,16 +60,11 @@ fn add(fa: FlightPtr, a: Action) -> i32 {
     let h = handle(fa);
     if h == 0 {
         mem::check_write(fa, ACTIONS_T);
-        let id = with_actions(|t| {
-            t.0 += 1;
-            let id = HANDLE_BASE + t.0;
-            t.1.insert(id, vec![a]);
-            id
-        });
+        let id = ACTIONS.insert(vec![a]);
         mem::write_int(fa, &id.to_ne_bytes());
         return 0;
     }
-    with_actions(|t| match t.1.get_mut(&h) {
+    ACTIONS.with_value(h, |list| match list {
         Some(list) => {
             list.push(a);
             0
@@ -95,12 +77,7 @@ wrapper! {
     /// `int posix_spawn_file_actions_init(posix_spawn_file_actions_t *fa)`.
     fn posix_spawn_file_actions_init(fa: FlightPtr) -> i32 {
         mem::check_write(fa, ACTIONS_T);
-        let id = with_actions(|t| {
-            t.0 += 1;
-            let id = HANDLE_BASE + t.0;
-            t.1.insert(id, Vec::new());
-            id
-        });
+        let id = ACTIONS.insert(Vec::new());
         mem::write_bytes(fa, &[0u8; ACTIONS_T]);
         mem::write_int(fa, &id.to_ne_bytes());
         0
@@ -114,7 +91,7 @@ wrapper! {
         if h == 0 {
             return 0;
         }
-        match with_actions(|t| t.1.remove(&h)) {
+        match ACTIONS.remove(h) {
             Some(_) => {
                 mem::write_int(fa, &0u64.to_ne_bytes());
                 0
@@ -278,7 +255,7 @@ fn spawn(
     let path = mem::c_string_nul(path);
     let actions = match if fa.intval == 0 { 0 } else { handle(fa) } {
         0 => None,
-        h => match with_actions(|t| t.1.get(&h).cloned()) {
+        h => match ACTIONS.get(h) {
             Some(list) => Some(list),
             None => return libc::EINVAL,
         },

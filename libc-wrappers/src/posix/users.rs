@@ -40,17 +40,56 @@ fn text(p: *const c_char) -> Vec<u8> {
     unsafe { core::ffi::CStr::from_ptr(p) }.to_bytes().to_vec()
 }
 
-/// Looks an entry up with glibc's reentrant call into private storage.
+/// Looks a user up with glibc's reentrant call into private storage.
 fn lookup_passwd(
     by: impl Fn(*mut libc::passwd, *mut c_char, usize, *mut *mut libc::passwd) -> i32,
 ) -> Result<Option<Passwd>, i32> {
+    lookup(by, |pw: &libc::passwd| Passwd {
+        strings: [
+            text(pw.pw_name),
+            text(pw.pw_passwd),
+            text(pw.pw_gecos),
+            text(pw.pw_dir),
+            text(pw.pw_shell),
+        ],
+        uid: pw.pw_uid,
+        gid: pw.pw_gid,
+    })
+}
+
+/// A lookup's answer as a fresh object (`make`), NULL when there is no such
+/// entry, NULL with errno set when the lookup failed.
+fn answer<T>(found: Result<Option<T>, i32>, make: fn(&T) -> FlightPtr) -> FlightPtr {
+    match found {
+        Ok(Some(entry)) => make(&entry),
+        Ok(None) => FlightPtr::NULL,
+        Err(e) => {
+            errno::set(e);
+            FlightPtr::NULL
+        }
+    }
+}
+
+/// The database entries [`lookup`] fills: plain C structs of pointers
+/// and integers, valid all-zero.
+trait Entry {}
+impl Entry for libc::passwd {}
+impl Entry for libc::group {}
+
+/// Runs a glibc `_r` lookup into a private entry and buffer, growing the
+/// buffer while glibc answers `ERANGE`; `read` copies the entry out.
+fn lookup<E: Entry, T>(
+    by: impl Fn(*mut E, *mut c_char, usize, *mut *mut E) -> i32,
+    read: impl FnOnce(&E) -> T,
+) -> Result<Option<T>, i32> {
     let mut size = 1024;
     loop {
         let mut buf = vec![0 as c_char; size];
-        // SAFETY: all-zero is a valid passwd to be filled.
-        let mut pw: libc::passwd = unsafe { core::mem::zeroed() };
-        let mut result: *mut libc::passwd = core::ptr::null_mut();
-        let r = gimso_gc::exited(|| by(&mut pw, buf.as_mut_ptr(), size, &mut result));
+        // SAFETY: `Entry` types are plain C structs for which all-zero is a
+        // valid value to be filled.
+        let mut entry: E = unsafe { core::mem::zeroed() };
+        let mut result: *mut E = core::ptr::null_mut();
+        let r = gimso_gc::exited(|| by(&mut entry, buf.as_mut_ptr(), size, &mut result));
         if r == libc::ERANGE && size < 1 << 20 {
             size *= 4;
             continue;
@@ -58,20 +97,8 @@ fn lookup_passwd(
         if r != 0 {
             return Err(r);
         }
-        if result.is_null() {
-            return Ok(None);
-        }
-        return Ok(Some(Passwd {
-            strings: [
-                text(pw.pw_name),
-                text(pw.pw_passwd),
-                text(pw.pw_gecos),
-                text(pw.pw_dir),
-                text(pw.pw_shell),
-            ],
-            uid: pw.pw_uid,
-            gid: pw.pw_gid,
-        }));
+        // `entry`'s strings point into `buf`, alive here.
+        return Ok((!result.is_null()).then(|| read(&entry)));
     }
 }
 
@@ -112,14 +139,7 @@ wrapper! {
     fn getpwnam(name: FlightPtr) -> FlightPtr {
         let name = mem::c_string_nul(name);
         // SAFETY: a NUL-terminated copy and glibc's own out-parameters.
-        match lookup_passwd(|pw, b, n, r| unsafe { libc::getpwnam_r(name.as_ptr().cast(), pw, b, n, r) }) {
-            Ok(Some(p)) => passwd_object(&p),
-            Ok(None) => FlightPtr::NULL,
-            Err(e) => {
-                errno::set(e);
-                FlightPtr::NULL
-            }
-        }
+        answer(lookup_passwd(|pw, b, n, r| unsafe { libc::getpwnam_r(name.as_ptr().cast(), pw, b, n, r) }), passwd_object)
     }
 }
 
@@ -127,14 +147,7 @@ wrapper! {
     /// `struct passwd *getpwuid(uid_t uid)`.
     fn getpwuid(uid: u32) -> FlightPtr {
         // SAFETY: glibc's own out-parameters.
-        match lookup_passwd(|pw, b, n, r| unsafe { libc::getpwuid_r(uid, pw, b, n, r) }) {
-            Ok(Some(p)) => passwd_object(&p),
-            Ok(None) => FlightPtr::NULL,
-            Err(e) => {
-                errno::set(e);
-                FlightPtr::NULL
-            }
-        }
+        answer(lookup_passwd(|pw, b, n, r| unsafe { libc::getpwuid_r(uid, pw, b, n, r) }), passwd_object)
     }
 }
 
@@ -191,26 +204,11 @@ struct Group {
     members: Vec<Vec<u8>>,
 }
 
+/// Looks a group up with glibc's reentrant call into private storage.
 fn lookup_group(
     by: impl Fn(*mut libc::group, *mut c_char, usize, *mut *mut libc::group) -> i32,
 ) -> Result<Option<Group>, i32> {
-    let mut size = 1024;
-    loop {
-        let mut buf = vec![0 as c_char; size];
-        // SAFETY: all-zero is a valid group to be filled.
-        let mut gr: libc::group = unsafe { core::mem::zeroed() };
-        let mut result: *mut libc::group = core::ptr::null_mut();
-        let r = gimso_gc::exited(|| by(&mut gr, buf.as_mut_ptr(), size, &mut result));
-        if r == libc::ERANGE && size < 1 << 20 {
-            size *= 4;
-            continue;
-        }
-        if r != 0 {
-            return Err(r);
-        }
-        if result.is_null() {
-            return Ok(None);
-        }
+    lookup(by, |gr: &libc::group| {
         let mut members = Vec::new();
         let mut m = gr.gr_mem;
         // SAFETY: glibc's NULL-terminated member array.
@@ -220,13 +218,13 @@ fn lookup_group(
             // SAFETY: as above.
             m = unsafe { m.add(1) };
         }
-        return Ok(Some(Group {
+        Group {
             name: text(gr.gr_name),
             passwd: text(gr.gr_passwd),
             gid: gr.gr_gid,
             members,
-        }));
-    }
+        }
+    })
 }
 
 fn group_object(g: &Group) -> FlightPtr {
@@ -251,14 +249,7 @@ wrapper! {
     fn getgrnam(name: FlightPtr) -> FlightPtr {
         let name = mem::c_string_nul(name);
         // SAFETY: a NUL-terminated copy and glibc's own out-parameters.
-        match lookup_group(|gr, b, n, r| unsafe { libc::getgrnam_r(name.as_ptr().cast(), gr, b, n, r) }) {
-            Ok(Some(g)) => group_object(&g),
-            Ok(None) => FlightPtr::NULL,
-            Err(e) => {
-                errno::set(e);
-                FlightPtr::NULL
-            }
-        }
+        answer(lookup_group(|gr, b, n, r| unsafe { libc::getgrnam_r(name.as_ptr().cast(), gr, b, n, r) }), group_object)
     }
 }
 
@@ -266,13 +257,6 @@ wrapper! {
     /// `struct group *getgrgid(gid_t gid)`.
     fn getgrgid(gid: u32) -> FlightPtr {
         // SAFETY: glibc's own out-parameters.
-        match lookup_group(|gr, b, n, r| unsafe { libc::getgrgid_r(gid, gr, b, n, r) }) {
-            Ok(Some(g)) => group_object(&g),
-            Ok(None) => FlightPtr::NULL,
-            Err(e) => {
-                errno::set(e);
-                FlightPtr::NULL
-            }
-        }
+        answer(lookup_group(|gr, b, n, r| unsafe { libc::getgrgid_r(gid, gr, b, n, r) }), group_object)
     }
 }
