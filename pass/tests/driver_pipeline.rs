@@ -13,8 +13,9 @@ use std::process::{Command, Output};
 use gimso_pass::driver::args::{Mode, parse};
 use gimso_pass::driver::pipeline::{
     BACK_HALF_FLAGS, DriverError, EXIT_INTERNAL, FRONT_HALF_FLAGS, FRONT_HALF_NO_PASSES,
-    RUNTIME_LIB, back_half_user_flags, dependency_defaults, find_runtime, in_process_back_half,
-    render_command, rewrite_link_errors, verify_translated, version_line, wants_debug,
+    PREPROCESSOR_FLAGS, RUNTIME_LIB, back_half_user_flags, dependency_defaults, find_runtime,
+    in_process_back_half, render_command, rewrite_link_errors, system_header_dir,
+    verify_translated, version_line, wants_debug,
 };
 use inkwell::context::Context;
 
@@ -746,7 +747,7 @@ fn front_half_flags_keep_the_bugs_the_checks_must_see() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     assert!(ir(&[]).contains("@__printf_chk"));
-    assert!(!ir(FRONT_HALF_FLAGS).contains("_chk"));
+    assert!(!ir(&[FRONT_HALF_FLAGS, PREPROCESSOR_FLAGS].concat()).contains("_chk"));
 
     // The flags draw no warning, so -Werror builds are unaffected.
     fs::write(
@@ -757,6 +758,7 @@ fn front_half_flags_keep_the_bugs_the_checks_must_see() {
     let out = Command::new("clang-16")
         .args(["-O2", "-Wall", "-Wextra", "-Werror"])
         .args(FRONT_HALF_FLAGS)
+        .args(PREPROCESSOR_FLAGS)
         .args([
             "-gline-tables-only",
             "-emit-llvm",
@@ -818,4 +820,48 @@ fn over_aligned_globals_past_a_page_or_thread_local_are_refused() {
     );
     assert!(!err.contains("`fine`"), "{err}");
     assert!(err.contains("\n2 errors generated.\n"), "{err}");
+}
+
+#[test]
+fn system_headers_unpack_epoll_event() {
+    let dir = workdir("system_headers");
+    // Under gimso-cc the struct is unpacked; under plain clang it is not.
+    fs::write(
+        dir.join("e.c"),
+        "#include <stddef.h>\n#include <sys/epoll.h>\n\
+         _Static_assert(sizeof(struct epoll_event) == SIZE, \"size\");\n\
+         _Static_assert(offsetof(struct epoll_event, data) == OFF, \"offset\");\n\
+         int flags = EPOLL_CLOEXEC;\n",
+    )
+    .unwrap();
+    let out = gimso_cc(&dir, &["-c", "-DSIZE=16", "-DOFF=8", "e.c", "-o", "e.o"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plain = Command::new("clang-16")
+        .args(["-c", "-DSIZE=12", "-DOFF=4", "e.c", "-o", "plain.o"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    // -E gives what the compile sees, so a preprocessed file compiles alike.
+    let out = gimso_cc(&dir, &["-E", "-DSIZE=16", "-DOFF=8", "e.c", "-o", "e.i"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = gimso_cc(&dir, &["-c", "e.i", "-o", "ei.o"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // The directory is written once, under the first writable base.
+    let unusable = dir.join("not-a-dir");
+    fs::write(&unusable, "").unwrap();
+    let base = dir.join("base");
+    fs::create_dir_all(&base).unwrap();
+    let first = system_header_dir(&[unusable.clone(), base.clone()]).unwrap();
+    assert!(first.starts_with(&base), "{}", first.display());
+    assert!(
+        fs::read_to_string(first.join("bits/epoll.h"))
+            .unwrap()
+            .contains("EPOLL_CLOEXEC")
+    );
+    assert_eq!(system_header_dir(&[base.clone()]).unwrap(), first);
+    assert_eq!(fs::read_dir(&base).unwrap().count(), 1, "no staging left");
+    let err = system_header_dir(&[unusable]).unwrap_err();
+    assert!(err.to_string().contains("system headers"), "{err}");
 }

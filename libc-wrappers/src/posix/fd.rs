@@ -132,7 +132,9 @@ wrapper! {
     /// `int close(int fd)`.
     fn close(fd: i32) -> i32 {
         // SAFETY: close has no memory preconditions.
-        sys32(|| unsafe { libc::close(fd) })
+        let r = sys32(|| unsafe { libc::close(fd) });
+        crate::posix::epoll::closed(fd);
+        r
     }
 }
 
@@ -198,7 +200,11 @@ wrapper! {
     /// `int dup2(int fd, int to)`.
     fn dup2(fd: i32, to: i32) -> i32 {
         // SAFETY: dup2 has no memory preconditions.
-        sys32(|| unsafe { libc::dup2(fd, to) })
+        let r = sys32(|| unsafe { libc::dup2(fd, to) });
+        if r >= 0 && fd != to {
+            crate::posix::epoll::closed(to);
+        }
+        r
     }
 }
 
@@ -206,7 +212,11 @@ wrapper! {
     /// `int dup3(int fd, int to, int flags)`.
     fn dup3(fd: i32, to: i32, flags: i32) -> i32 {
         // SAFETY: dup3 has no memory preconditions.
-        sys32(|| unsafe { libc::dup3(fd, to, flags) })
+        let r = sys32(|| unsafe { libc::dup3(fd, to, flags) });
+        if r >= 0 {
+            crate::posix::epoll::closed(to);
+        }
+        r
     }
 }
 

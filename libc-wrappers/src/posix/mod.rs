@@ -8,6 +8,8 @@
 //!   stream owns, freed by `closedir`.
 //! - [`mman`]: `mmap`/`munmap`/`mprotect` as page-aligned GC objects.
 //! - [`poll`]: `poll`, `ppoll`, `select`, `pselect` on private copies.
+//! - [`epoll`]: epoll instances; the capabilities of registered data are
+//!   kept beside the kernel's copy.
 //! - [`process`]: ids, `sysconf`, `uname`, `fork`, `exec*`, `wait*`,
 //!   `system`, resource limits, and the refused `dl*` functions.
 //!
@@ -25,6 +27,7 @@ use gimso_abi::FlightPtr;
 use crate::{errno, mem};
 
 pub mod dir;
+pub mod epoll;
 pub mod fd;
 pub mod fs;
 pub mod mman;

@@ -62,7 +62,7 @@ wrapper! {
 }
 
 /// A `struct timespec` argument (null allowed).
-fn timespec_in(p: FlightPtr) -> Option<libc::timespec> {
+pub(super) fn timespec_in(p: FlightPtr) -> Option<libc::timespec> {
     (p.intval != 0).then(|| {
         let secs = i64::from_ne_bytes(mem::read_int::<8>(p));
         let nanos = i64::from_ne_bytes(mem::read_int::<8>(p.offset(8)));
@@ -74,7 +74,7 @@ fn timespec_in(p: FlightPtr) -> Option<libc::timespec> {
 }
 
 /// A `sigset_t` argument (null allowed), checked whole and copied.
-fn sigset_in(p: FlightPtr) -> Option<libc::sigset_t> {
+pub(super) fn sigset_in(p: FlightPtr) -> Option<libc::sigset_t> {
     (p.intval != 0).then(|| {
         let raw = mem::read_bytes(p, core::mem::size_of::<libc::sigset_t>());
         // SAFETY: sigset_t is plain bytes; `raw` has exactly its size.
@@ -82,7 +82,7 @@ fn sigset_in(p: FlightPtr) -> Option<libc::sigset_t> {
     })
 }
 
-fn opt_ptr<T>(v: &Option<T>) -> *const T {
+pub(super) fn opt_ptr<T>(v: &Option<T>) -> *const T {
     v.as_ref().map_or(core::ptr::null(), |v| v as *const T)
 }
 

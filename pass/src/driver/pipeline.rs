@@ -85,6 +85,9 @@ pub const EXIT_INTERNAL: i32 = 70;
 /// - `-ftrivial-auto-var-init=zero`: locals start zeroed, as gimso's
 ///   `alloca` semantics say; otherwise a branch on an uninitialised local
 ///   is UB and the optimiser replaces the function body with `unreachable`.
+///
+/// With them the front half gets [`PREPROCESSOR_FLAGS`]:
+///
 /// - `-U_FORTIFY_SOURCE`: distribution build flags often define
 ///   `_FORTIFY_SOURCE=2`, which makes glibc's headers call `__printf_chk`,
 ///   `__strcpy_chk`, …: functions the runtime does not wrap, and whose
@@ -128,9 +131,67 @@ pub const FRONT_HALF_FLAGS: &[&str] = &[
     "-fno-strict-aliasing",
     "-fwrapv",
     "-ftrivial-auto-var-init=zero",
-    "-U_FORTIFY_SOURCE",
-    "-D_BITS_STDIO_H",
 ];
+
+/// The [`FRONT_HALF_FLAGS`] that change what the preprocessor makes of
+/// the headers, also given to `-E`, so preprocessed output compiles as
+/// the source would.
+pub const PREPROCESSOR_FLAGS: &[&str] = &["-U_FORTIFY_SOURCE", "-D_BITS_STDIO_H"];
+
+/// Headers gimso-cc puts before glibc's (an `-isystem` directory written
+/// next to the runtime on first use): each changes a declaration the
+/// object model cannot follow as glibc writes it. `bits/epoll.h` leaves
+/// `struct epoll_event` unpacked, so a pointer stored in its data is
+/// 8-byte aligned (the wrappers convert to the kernel's layout).
+pub const SYSTEM_HEADERS: &[(&str, &str)] = &[(
+    "bits/epoll.h",
+    include_str!("../../../include/system/bits/epoll.h"),
+)];
+
+/// The directory holding [`SYSTEM_HEADERS`], named by a hash of their
+/// contents and written on first use under the first of `bases` that is
+/// writable (published by a rename, so concurrent compiles never see it
+/// half-written).
+pub fn system_header_dir(bases: &[PathBuf]) -> Result<PathBuf, DriverError> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (name, text) in SYSTEM_HEADERS {
+        for b in name.bytes().chain(text.bytes()) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    let name = format!("gimso-include-{h:016x}");
+    let mut last_error = None;
+    for base in bases {
+        let dir = base.join(&name);
+        if SYSTEM_HEADERS.iter().all(|(f, _)| dir.join(f).is_file()) {
+            return Ok(dir);
+        }
+        let staged = base.join(format!("{name}.{}", std::process::id()));
+        let written = SYSTEM_HEADERS.iter().try_for_each(|(f, text)| {
+            let path = staged.join(f);
+            std::fs::create_dir_all(path.parent().unwrap_or(&staged))?;
+            std::fs::write(path, text)
+        });
+        match written.and_then(|()| std::fs::rename(&staged, &dir)) {
+            Ok(()) => return Ok(dir),
+            // Another compile published it first.
+            Err(_) if SYSTEM_HEADERS.iter().all(|(f, _)| dir.join(f).is_file()) => {
+                let _ = std::fs::remove_dir_all(&staged);
+                return Ok(dir);
+            }
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&staged);
+                last_error = Some(e);
+            }
+        }
+    }
+    Err(DriverError::Io {
+        what: format!(
+            "cannot write gimso's system headers ({name}) next to the runtime or in the temporary directory"
+        ),
+        error: last_error.unwrap_or_else(|| std::io::Error::other("no directory to write to")),
+    })
+}
 
 /// Flags that make the front half stop at clang's unoptimised IR:
 /// [`crate::optimize::front_half`] optimises it in process once the
@@ -1202,6 +1263,22 @@ impl Driver<'_> {
         Command::new(clang)
     }
 
+    /// `-isystem` for [`SYSTEM_HEADERS`]: next to the runtime when it is
+    /// found, else in the temporary directory.
+    fn system_headers(&self) -> Result<[OsString; 2], DriverError> {
+        let mut bases = Vec::new();
+        if let Ok(runtime) = find_runtime(
+            self.inv.gimso_libdir.as_deref(),
+            self.env.exe.as_deref(),
+            self.env.env_libdir.as_deref(),
+        ) {
+            bases.extend(runtime.parent().map(Path::to_path_buf));
+        }
+        bases.push(std::env::temp_dir());
+        let dir = system_header_dir(&bases)?;
+        Ok(["-isystem".into(), dir.into_os_string()])
+    }
+
     fn opt_flag(&self) -> String {
         format!("-O{}", self.inv.opt_level)
     }
@@ -1212,7 +1289,10 @@ impl Driver<'_> {
         if self.inv.mode == Mode::Preprocess {
             cmd.arg("-E");
         }
-        cmd.arg(self.opt_flag()).args(&self.inv.compile_flags);
+        cmd.arg(self.opt_flag())
+            .args(&self.inv.compile_flags)
+            .args(PREPROCESSOR_FLAGS)
+            .args(self.system_headers()?);
         let count = self.inv.inputs.len();
         for (i, input) in self.inv.inputs.iter().enumerate() {
             match input {
@@ -1425,7 +1505,9 @@ impl Driver<'_> {
         let mut cmd = self.clang();
         cmd.arg(self.opt_flag())
             .args(&inv.compile_flags)
-            .args(FRONT_HALF_FLAGS);
+            .args(FRONT_HALF_FLAGS)
+            .args(PREPROCESSOR_FLAGS)
+            .args(self.system_headers()?);
         if !user_debug {
             cmd.arg("-gline-tables-only");
         }
