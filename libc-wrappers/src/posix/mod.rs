@@ -10,6 +10,8 @@
 //! - [`poll`]: `poll`, `ppoll`, `select`, `pselect` on private copies.
 //! - [`epoll`]: epoll instances; the capabilities of registered data are
 //!   kept beside the kernel's copy.
+//! - [`eventfds`]: `eventfd`, `timerfd_*`, `signalfd`.
+//! - [`pty`]: pseudo-terminals (`posix_openpt`, `openpty`, `forkpty`, ...).
 //! - [`process`]: ids, `sysconf`, `uname`, `fork`, `exec*`, `wait*`,
 //!   `system`, resource limits, and the refused `dl*` functions.
 //!
@@ -28,11 +30,13 @@ use crate::{errno, mem};
 
 pub mod dir;
 pub mod epoll;
+pub mod eventfds;
 pub mod fd;
 pub mod fs;
 pub mod mman;
 pub mod poll;
 pub mod process;
+pub mod pty;
 pub mod socket;
 pub mod spawn;
 pub mod termios;

@@ -218,7 +218,7 @@ fn alone() -> bool {
 }
 
 /// `fork` by the rules of the module documentation.
-fn fork_process() -> i32 {
+pub(crate) fn fork_process() -> i32 {
     if crate::pthread::thread::running_threads() > 0 {
         report::warning("fork refused: the program has more than one thread");
         return fail(libc::EAGAIN);
