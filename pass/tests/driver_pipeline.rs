@@ -860,7 +860,10 @@ fn system_headers_unpack_epoll_event() {
             .unwrap()
             .contains("EPOLL_CLOEXEC")
     );
-    assert_eq!(system_header_dir(std::slice::from_ref(&base)).unwrap(), first);
+    assert_eq!(
+        system_header_dir(std::slice::from_ref(&base)).unwrap(),
+        first
+    );
     assert_eq!(fs::read_dir(&base).unwrap().count(), 1, "no staging left");
     let err = system_header_dir(&[unusable]).unwrap_err();
     assert!(err.to_string().contains("system headers"), "{err}");
