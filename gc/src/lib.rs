@@ -27,7 +27,8 @@ pub mod thread;
 pub use collector::{CycleStats, collect, fork_with, last_cycle};
 pub use roots::{Root, register_global_object, register_root_range};
 pub use thread::{
-    StoppedWorld, Thread, attach, current, detach, enter, exit, exited, pollcheck, stop_world,
+    StoppedWorld, Thread, attach, current, current_if_attached, detach, enter, exit, exited,
+    pollcheck, stop_world,
 };
 
 /// Allocates a data object for the calling thread (see

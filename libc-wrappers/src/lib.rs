@@ -13,6 +13,7 @@
 //! - [`mem`]: checked reads, writes and C strings.
 //! - [`report`]: the wrappers' own safety reports.
 //! - [`start`]: `gimso_start_main`, `exit`, `atexit`, `abort`, `__assert_fail`.
+//! - [`environ`]: `environ`, kept in step with libc's environment.
 //! - [`format`]: the `printf` engine.
 //! - [`stdio`]: the standard streams, `FILE` objects, the `printf`,
 //!   `puts`, `fgets`/`getline`, file and `scanf` families.
@@ -36,6 +37,7 @@ pub mod cc;
 pub mod cpu_model;
 pub mod ctype;
 pub mod direct;
+pub mod environ;
 pub mod errno;
 pub mod format;
 pub mod getopt;

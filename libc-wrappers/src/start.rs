@@ -8,16 +8,8 @@ use parking_lot::Mutex;
 
 use crate::call::{Callee, CcArg};
 use crate::mem;
-use crate::object::PointerGlobal;
 use crate::stdio;
 use crate::wrapper;
-
-/// `extern char **environ`: the program's copy of the environment it
-/// started with (the array `main` gets as `envp`), set before `main` runs.
-/// `setenv` and `putenv` change libc's environment (what `getenv` and child
-/// processes see), not this array.
-#[unsafe(export_name = "gimso.obj.environ")]
-pub static ENVIRON: PointerGlobal = PointerGlobal::new(&raw const ENVIRON, core::ptr::null());
 
 /// Builds a NULL-terminated array of `n` C strings as GC objects (the
 /// strings, and the array of pointers to them with their capabilities in
@@ -83,14 +75,22 @@ pub unsafe extern "C" fn gimso_start_main(
     } else {
         argc.max(0) as usize
     };
-    // SAFETY: argv holds argc strings; envp is NULL-terminated (contract).
-    let (argv_obj, envp_obj) = unsafe {
-        let a = build_string_array(argv, argc_n);
-        let e = build_string_array(envp, count_entries(envp));
-        (a, e)
-    };
-    gimso_gc::register_global_object(ENVIRON.lower());
-    mem::store_ptr(ENVIRON.pointer(), envp_obj);
+    // SAFETY: argv holds argc strings (contract).
+    let argv_obj = unsafe { build_string_array(argv, argc_n) };
+    // `envp` is normally libc's environment, which `environ` was built
+    // from before the constructors ran: then `main` gets that same array.
+    // A different array (a constructor changed the environment, or a host
+    // passes its own) is built for `main` alone, as natively `envp` stays
+    // the environment the process started with.
+    let environ = crate::environ::at_start();
+    let envp_obj =
+        if crate::environ::is_libc_environment(envp) && !crate::environ::changed_since_start() {
+            environ
+        } else {
+            // SAFETY: envp is null or a NULL-terminated array of C strings
+            // (contract).
+            unsafe { build_string_array(envp, count_entries(envp)) }
+        };
     let r = main.call(
         &[
             CcArg::I32(argc_n as i32),

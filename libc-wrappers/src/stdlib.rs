@@ -330,16 +330,41 @@ wrapper! {
     /// `char *getenv(const char *name)`: a fresh copy of the value (the
     /// program may read it; it is never shared with libc's environment).
     fn getenv(name: FlightPtr) -> FlightPtr {
-        let name = c_string_nul(name);
-        // SAFETY: `name` is NUL-terminated; getenv's result is read at once.
-        let value = unsafe {
-            let v = libc::getenv(name.as_ptr().cast());
-            if v.is_null() {
-                return FlightPtr::NULL;
-            }
-            core::ffi::CStr::from_ptr(v).to_bytes().to_vec()
-        };
-        mem::alloc_c_string(&value, false)
+        lookup_env(name, |n| {
+            // SAFETY: `n` is NUL-terminated.
+            unsafe { libc::getenv(n) }
+        })
+    }
+}
+
+unsafe extern "C" {
+    #[link_name = "secure_getenv"]
+    fn native_secure_getenv(name: *const c_char) -> *mut c_char;
+}
+
+/// A fresh copy of the value `get` finds for `name` in libc's environment.
+fn lookup_env(name: FlightPtr, get: impl FnOnce(*const c_char) -> *mut c_char) -> FlightPtr {
+    let name = c_string_nul(name);
+    let value = crate::environ::reading(|| {
+        let v = get(name.as_ptr().cast());
+        // SAFETY: a non-null result is a C string of libc's environment,
+        // copied while the environment lock is held.
+        (!v.is_null()).then(|| unsafe { core::ffi::CStr::from_ptr(v) }.to_bytes().to_vec())
+    });
+    match value {
+        Some(v) => mem::alloc_c_string(&v, false),
+        None => FlightPtr::NULL,
+    }
+}
+
+wrapper! {
+    /// `char *secure_getenv(const char *name)`: as `getenv`, NULL in a
+    /// set-user-ID or set-group-ID program.
+    fn secure_getenv(name: FlightPtr) -> FlightPtr {
+        lookup_env(name, |n| {
+            // SAFETY: `n` is NUL-terminated.
+            unsafe { native_secure_getenv(n) }
+        })
     }
 }
 
@@ -349,9 +374,10 @@ wrapper! {
     fn setenv(name: FlightPtr, value: FlightPtr, overwrite: i32) -> i32 {
         let name = c_string_nul(name);
         let value = c_string_nul(value);
-        // SAFETY: both are NUL-terminated copies, which libc copies again.
-        let r = unsafe { libc::setenv(name.as_ptr().cast(), value.as_ptr().cast(), overwrite) };
-        errno_result(r)
+        crate::environ::changing(|| {
+            // SAFETY: both are NUL-terminated copies, which libc copies again.
+            errno_result(unsafe { libc::setenv(name.as_ptr().cast(), value.as_ptr().cast(), overwrite) })
+        })
     }
 }
 
@@ -359,9 +385,10 @@ wrapper! {
     /// `int unsetenv(const char *name)`.
     fn unsetenv(name: FlightPtr) -> i32 {
         let name = c_string_nul(name);
-        // SAFETY: a NUL-terminated copy.
-        let r = unsafe { libc::unsetenv(name.as_ptr().cast()) };
-        errno_result(r)
+        crate::environ::changing(|| {
+            // SAFETY: a NUL-terminated copy.
+            errno_result(unsafe { libc::unsetenv(name.as_ptr().cast()) })
+        })
     }
 }
 
@@ -373,26 +400,30 @@ wrapper! {
     fn putenv(string: FlightPtr) -> i32 {
         let text = c_string_nul(string);
         let body = &text[..text.len() - 1];
-        let r = match body.iter().position(|&b| b == b'=') {
-            Some(eq) => {
-                let mut name = body[..eq].to_vec();
-                name.push(0);
-                let value = &text[eq + 1..];
-                // SAFETY: NUL-terminated copies.
-                unsafe { libc::setenv(name.as_ptr().cast(), value.as_ptr().cast(), 1) }
-            }
-            // SAFETY: a NUL-terminated copy.
-            None => unsafe { libc::unsetenv(text.as_ptr().cast()) },
-        };
-        errno_result(r)
+        crate::environ::changing(|| {
+            let r = match body.iter().position(|&b| b == b'=') {
+                Some(eq) => {
+                    let mut name = body[..eq].to_vec();
+                    name.push(0);
+                    let value = &text[eq + 1..];
+                    // SAFETY: NUL-terminated copies.
+                    unsafe { libc::setenv(name.as_ptr().cast(), value.as_ptr().cast(), 1) }
+                }
+                // SAFETY: a NUL-terminated copy.
+                None => unsafe { libc::unsetenv(text.as_ptr().cast()) },
+            };
+            errno_result(r)
+        })
     }
 }
 
 wrapper! {
     /// `int clearenv(void)`.
     fn clearenv() -> i32 {
-        // SAFETY: no arguments; the environment is libc's own.
-        unsafe { libc::clearenv() }
+        crate::environ::changing(|| {
+            // SAFETY: no arguments; the environment is libc's own.
+            unsafe { libc::clearenv() }
+        })
     }
 }
 

@@ -84,6 +84,8 @@ def check(path):
     except Exception as e:  # noqa
         return [f"{name}: bad header: {e}"]
     expect = h["expect"] or ""
+    # The header's `env:` variables, as the gimso run gets them.
+    header_env = dict(kv.split("=", 1) for kv in h["env"].split() if "=" in kv)
     with tempfile.TemporaryDirectory() as tmp:
         if expect == "run":
             want_out = "".join(l + "\n" for l in (h["stdout"] or []))
@@ -94,7 +96,7 @@ def check(path):
                 if c.returncode:
                     out.append(f"{name} {opt}: compile failed: {c.stderr.decode()[:500]}")
                     continue
-                p = run([exe], stdin=subprocess.DEVNULL)
+                p = run([exe], stdin=subprocess.DEVNULL, env=dict(os.environ, **header_env))
                 got = p.stdout.decode(errors="replace")
                 problems = []
                 if status(p) != want_exit:
@@ -116,7 +118,7 @@ def check(path):
                 if c.returncode:
                     out.append(f"{name} {opt}: ASan compile failed: {c.stderr.decode()[:500]}")
                     continue
-                env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+                env = dict(os.environ, **header_env, ASAN_OPTIONS="detect_leaks=0")
                 p = run([exe], stdin=subprocess.DEVNULL, env=env)
                 err = p.stderr.decode(errors="replace")
                 m = re.search(r"ERROR: AddressSanitizer: ([\w-]+)", err)

@@ -254,7 +254,7 @@ wrapper! {
 
 /// A NULL-terminated array of C strings at `p` (each element and string
 /// checked), copied; NULL is an empty array.
-pub(super) fn string_array(p: FlightPtr) -> Vec<Vec<u8>> {
+pub(crate) fn string_array(p: FlightPtr) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     if p.intval == 0 {
         return out;
@@ -306,19 +306,22 @@ enum Exec {
 fn exec(file: FlightPtr, argv: Vec<Vec<u8>>, how: Exec) -> i32 {
     let file = path(file);
     let args = native_array(&argv);
-    sys32(|| {
-        // SAFETY: every string is a NUL-terminated copy and each array is
-        // NULL-terminated; all live across the call.
-        unsafe {
-            match &how {
-                Exec::Path => libc::execv(file.as_ptr().cast(), args.as_ptr()),
-                Exec::Search => libc::execvp(file.as_ptr().cast(), args.as_ptr()),
-                Exec::Env(env) => {
-                    let envp = native_array(env);
-                    libc::execve(file.as_ptr().cast(), args.as_ptr(), envp.as_ptr())
+    // Without an explicit environment, libc's is the program's `environ`.
+    crate::environ::reading(|| {
+        sys32(|| {
+            // SAFETY: every string is a NUL-terminated copy and each array is
+            // NULL-terminated; all live across the call.
+            unsafe {
+                match &how {
+                    Exec::Path => libc::execv(file.as_ptr().cast(), args.as_ptr()),
+                    Exec::Search => libc::execvp(file.as_ptr().cast(), args.as_ptr()),
+                    Exec::Env(env) => {
+                        let envp = native_array(env);
+                        libc::execve(file.as_ptr().cast(), args.as_ptr(), envp.as_ptr())
+                    }
                 }
             }
-        }
+        })
     })
 }
 
@@ -409,6 +412,9 @@ wrapper! {
             return sys32(|| unsafe { libc::system(core::ptr::null()) });
         }
         let cmd = mem::c_string_nul(cmd);
+        // The shell gets the program's `environ`; the lock is not held
+        // while the command runs (a signal handler may call getenv).
+        crate::environ::reading(|| ());
         // SAFETY: `cmd` is a NUL-terminated copy.
         sys(|| i64::from(unsafe { libc::system(cmd.as_ptr().cast()) })) as i32
     }

@@ -117,6 +117,8 @@ wrapper! {
     fn popen(command: FlightPtr, mode: FlightPtr) -> FlightPtr {
         let command = mem::c_string_nul(command);
         let mode = mem::c_string_nul(mode);
+        // The command's shell gets the program's `environ`.
+        crate::environ::reading(|| ());
         let p = opened(exited_io(|| {
             // SAFETY: both strings are NUL-terminated copies.
             unsafe { libc::popen(command.as_ptr().cast(), mode.as_ptr().cast()) }
