@@ -3,26 +3,40 @@
 //! the variable's initial image, which is the translated global object of
 //! the same name. The translation turns `llvm.threadlocal.address(@x)`
 //! into [`gimso_tls_address`] with the image's capability; the copies are
-//! made on first use and stay alive as long as the thread (they are roots
-//! of the thread's handle list).
+//! made on first use and stay alive as long as the thread: each is held by
+//! a root slot that does not belong to the thread ([`Held`]), because the
+//! map of copies is a thread-local whose destructor may run after the
+//! thread detached from the collector (a root in the thread's own handle
+//! list would then be cleared in freed memory).
 
 use core::cell::RefCell;
 use std::collections::HashMap;
 
 use gimso_abi::{FlightPtr, SourceLocation, ThreadAbi};
-use gimso_gc::Root;
 use gimso_shadow::{ObjRef, memops};
+
+use gimso_libc_wrappers::pthread::slots::Held;
 
 use crate::mutator::with_local;
 
 struct Copy {
     object: FlightPtr,
-    _root: Root,
+    _held: Held,
 }
 
 thread_local! {
     /// Image capability (`lower`) → this thread's copy.
     static COPIES: RefCell<HashMap<usize, Copy>> = RefCell::new(HashMap::new());
+}
+
+/// The alignment of the copies of the image at `lower`: an over-aligned
+/// thread-local's image lies at a multiple of its alignment (the pass pads
+/// it there), so the largest power of two dividing its address, up to a
+/// page, is at least what the variable needs (more, harmlessly, for an
+/// image that happens to sit on a larger boundary).
+fn copy_align(lower: usize) -> usize {
+    let by_address = 1usize << lower.trailing_zeros().min(12);
+    by_address.max(16)
 }
 
 /// The calling thread's instance of the thread-local variable whose image
@@ -39,13 +53,13 @@ pub unsafe extern "C" fn gimso_tls_address(_thread: *mut ThreadAbi, image: Fligh
     // SAFETY: a global object's capability (contract).
     let obj = unsafe { ObjRef::from_lower(image.lower) };
     let size = obj.upper() - obj.lower();
-    let copy = gimso_gc::alloc(size, 16, 0);
+    let copy = gimso_gc::alloc(size, copy_align(image.lower), 0);
     let object = FlightPtr::from_lower(copy.lower());
     // The whole image, bytes and capabilities, as `memmove` moves them.
     with_local(|l| memops::memmove_at(l, object, image, size, &SourceLocation::UNKNOWN));
     let entry = Copy {
         object,
-        _root: Root::new(object.lower),
+        _held: Held::new(object),
     };
     COPIES.with(|c| c.borrow_mut().insert(image.lower, entry));
     object

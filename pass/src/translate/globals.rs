@@ -130,7 +130,14 @@ impl ModTx<'_, '_> {
                 o
             } else {
                 let ty = self.ll.global_value_type(g);
-                let obj_ty = self.ll.struct_ty(&[self.ll.ptr(), self.ll.i64(), ty]);
+                // Packed: the payload starts right after the 16-byte
+                // header whatever its type's alignment (a 32-aligned
+                // vector would otherwise sit at offset 32, and `lower`,
+                // header + 16, would not be its address); the object's
+                // own alignment gives the payload its alignment.
+                let obj_ty = self
+                    .ll
+                    .struct_ty_packed(&[self.ll.ptr(), self.ll.i64(), ty]);
                 let align = u64::from(self.ll.alignment(g))
                     .max(self.ll.align_of(ty))
                     .max(16);
@@ -174,8 +181,9 @@ impl ModTx<'_, '_> {
     /// by its header symbol (`lower` is 16 bytes past it, whatever the
     /// alignment its declarations see). So the object lies in a private
     /// storage global aligned to `align`, after `align - 16` bytes of
-    /// padding, and the header symbol is an alias into it. Refused for
-    /// thread-locals (their per-thread copies are 16-aligned) and for
+    /// padding, and the header symbol is an alias into it (for a
+    /// thread-local, this is the image each thread's copy is made from;
+    /// the runtime aligns the copies as the image is). Refused for
     /// linkages the linker may merge or replace (the alias would point
     /// into one module's storage), and above a page.
     fn padded_object(
@@ -193,11 +201,9 @@ impl ModTx<'_, '_> {
                 | LLVMLinkage::LLVMInternalLinkage
                 | LLVMLinkage::LLVMPrivateLinkage
         );
-        if align > 4096 || self.ll.is_thread_local(g) || !plain {
+        if align > 4096 || !plain {
             let why = if align > 4096 {
                 "more than a page"
-            } else if self.ll.is_thread_local(g) {
-                "a thread-local variable"
             } else {
                 "a definition the linker may merge or replace"
             };
@@ -212,7 +218,7 @@ impl ModTx<'_, '_> {
         }
         let pad = align - 16;
         let pad_ty = self.ll.array_ty(self.ll.i8(), pad);
-        let storage_ty = self.ll.struct_ty(&[pad_ty, obj_ty]);
+        let storage_ty = self.ll.struct_ty_packed(&[pad_ty, obj_ty]);
         let storage = self
             .ll
             .add_global(storage_ty, &format!("gimso.objpad.{name}"));
@@ -301,11 +307,13 @@ impl ModTx<'_, '_> {
             if self.ll.is_constant_global(g) {
                 flags |= FLAG_READONLY;
             }
-            let value = self.ll.const_struct(&[upper, self.ll.i64c(flags), init]);
+            let value = self
+                .ll
+                .const_struct_packed(&[upper, self.ll.i64c(flags), init]);
             match self.padded_objects.get(&obj) {
                 Some(&(storage, pad)) => {
                     let pad = self.ll.zero(self.ll.array_ty(self.ll.i8(), pad));
-                    let padded = self.ll.const_struct(&[pad, value]);
+                    let padded = self.ll.const_struct_packed(&[pad, value]);
                     self.ll.set_initializer(storage, padded);
                 }
                 None => self.ll.set_initializer(obj, value),

@@ -103,6 +103,12 @@ impl Ll {
         // SAFETY: field types belong to this context (invariant).
         unsafe { LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), f.len() as u32, 0) }
     }
+    /// A packed struct: fields at consecutive offsets, no padding.
+    pub fn struct_ty_packed(&self, fields: &[T]) -> T {
+        let mut f = fields.to_vec();
+        // SAFETY: field types belong to this context (invariant).
+        unsafe { LLVMStructTypeInContext(self.ctx, f.as_mut_ptr(), f.len() as u32, 1) }
+    }
     pub fn array_ty(&self, elem: T, n: u64) -> T {
         // SAFETY: `elem` is a live type (invariant).
         unsafe { LLVMArrayType(elem, n as u32) }
@@ -245,6 +251,12 @@ impl Ll {
         let mut v = vals.to_vec();
         // SAFETY: constants of this context.
         unsafe { LLVMConstStructInContext(self.ctx, v.as_mut_ptr(), v.len() as u32, 0) }
+    }
+    /// A constant of a packed struct type ([`Ll::struct_ty_packed`]).
+    pub fn const_struct_packed(&self, vals: &[V]) -> V {
+        let mut v = vals.to_vec();
+        // SAFETY: constants of this context.
+        unsafe { LLVMConstStructInContext(self.ctx, v.as_mut_ptr(), v.len() as u32, 1) }
     }
     pub fn const_named_struct(&self, ty: T, vals: &[V]) -> V {
         let mut v = vals.to_vec();
