@@ -470,7 +470,8 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
         // SAFETY: the thread is stopped; we hold its run lock.
         precise.extend(unsafe { t.handles_mut() }.iter().copied());
     }
-    precise.extend(crate::roots::global_objects());
+    let globals: HashSet<usize> = crate::roots::global_objects().into_iter().collect();
+    precise.extend(globals.iter().copied());
     for &lower in &precise {
         if !is_marked_or_static(lower) {
             fatal(&format!(
@@ -482,6 +483,15 @@ fn verify(threads: &[std::sync::Arc<Thread>]) {
     let mut seen: HashSet<usize> = HashSet::new();
     while let Some(lower) = stack.pop() {
         if !seen.insert(lower) || !is_marked_or_static(lower) {
+            continue;
+        }
+        // Outside the heap only registered globals are traced (as the
+        // marker does): a capability of a frame object left in an argument
+        // buffer may name a frame long gone, whose "header" is whatever the
+        // stack holds now.
+        if gimso_heap::lookup(lower.wrapping_sub(HEADER_SIZE)).is_none()
+            && !globals.contains(&lower)
+        {
             continue;
         }
         mark::references(lower, false, |target| {

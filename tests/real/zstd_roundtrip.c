@@ -4,16 +4,19 @@
  *   zstd_roundtrip BYTES   generates BYTES of compressible text, then
  *       1. ZSTD_compress/ZSTD_decompress at levels 1, 3, 9 and 19,
  *       2. ZSTD_compressStream2/ZSTD_decompressStream with odd-sized input
- *          and output buffers, a checksum and two worker-free contexts,
+ *          and output buffers and a checksum, first in the calling thread,
+ *          then with two worker threads compressing 512 KiB jobs (zstd's
+ *          own thread pool: pthread mutexes, condition variables, thread
+ *          creation and exit under the collector),
  *       3. a corrupted frame, which must decode to an error,
  *   comparing every result with the input byte for byte, and prints sizes
  *   (the same under every build: zstd's output is deterministic). Exit 0
  *   only if all match.
  *
  * The library's register-only inline asm (cpuid, a cmova pointer select,
- * alignment directives) compiles under gimso; its amd64 assembly file and
- * its weak tracing hooks do not, so the build passes ZSTD_DISABLE_ASM and
- * ZSTD_TRACE=0. */
+ * alignment directives) and its weak tracing hooks compile under gimso; its
+ * amd64 assembly file does not, so the build passes ZSTD_DISABLE_ASM (and
+ * ZSTD_MULTITHREAD for the worker threads). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +65,18 @@ static int one_shot(const unsigned char *src, size_t n, int level) {
     return ok;
 }
 
-static int streaming(const unsigned char *src, size_t n, unsigned char **frame, size_t *size) {
+static int streaming(const unsigned char *src, size_t n, int workers, unsigned char **frame, size_t *size) {
     ZSTD_CCtx *cc = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 5);
     ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+    if (workers) {
+        size_t r = ZSTD_CCtx_setParameter(cc, ZSTD_c_nbWorkers, workers);
+        if (ZSTD_isError(r)) {
+            printf("workers: %s\n", ZSTD_getErrorName(r));
+            return 0;
+        }
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_jobSize, 512 * 1024);
+    }
     size_t cap = ZSTD_compressBound(n) + 4096, pos = 0, fed = 0;
     unsigned char *c = malloc(cap);
     for (;;) {
@@ -109,7 +120,7 @@ static int streaming(const unsigned char *src, size_t n, unsigned char **frame, 
     }
     ZSTD_freeDCtx(dc);
     int ok = dpos == n && memcmp(d, src, n) == 0;
-    printf("stream: %zu -> %zu bytes, round trip %s\n", n, pos, ok ? "ok" : "FAILED");
+    printf("stream (%d workers): %zu -> %zu bytes, round trip %s\n", workers, n, pos, ok ? "ok" : "FAILED");
     free(d);
     *frame = c;
     *size = pos;
@@ -129,7 +140,11 @@ int main(int argc, char **argv) {
 
     unsigned char *frame = NULL;
     size_t size = 0;
-    ok &= streaming(src, n, &frame, &size);
+    ok &= streaming(src, n, 0, &frame, &size);
+    unsigned char *threaded = NULL;
+    size_t threaded_size = 0;
+    ok &= streaming(src, n, 2, &threaded, &threaded_size);
+    free(threaded);
 
     if (frame) {
         /* Flip bytes in the middle of the frame: the checksum or the
