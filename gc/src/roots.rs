@@ -1,6 +1,8 @@
 //! Roots: registered globals, precise root ranges, runtime-held handles,
 //! CC buffers, and conservatively scanned stacks and registers.
 
+use std::sync::Arc;
+
 use parking_lot::Mutex;
 
 use crate::handshake::Context;
@@ -110,7 +112,11 @@ pub(crate) fn scan_thread(t: &Thread, ctx: Context) {
 /// safepoint. Guards may be dropped in any order, on the thread that made
 /// them.
 pub struct Root {
-    thread: &'static Thread,
+    /// The thread whose handle list holds the root, kept alive by the guard
+    /// itself: a guard may drop after its thread detached (a thread-local's
+    /// destructor running late), and clearing a detached thread's handle
+    /// must not write into freed memory.
+    thread: Arc<Thread>,
     /// Index in the thread's handle list, or `usize::MAX` for a null root.
     index: usize,
 }
@@ -118,7 +124,14 @@ pub struct Root {
 impl Root {
     /// Roots `lower` for the calling thread until the guard drops.
     pub fn new(lower: usize) -> Root {
-        let thread = current();
+        let current: *const Thread = current();
+        // SAFETY: `current` is the pointer of the `Arc` the thread's
+        // attachment holds (alive while the thread is attached, as it is
+        // now); one more strong count makes this guard's own reference.
+        let thread = unsafe {
+            Arc::increment_strong_count(current);
+            Arc::from_raw(current)
+        };
         if lower == 0 {
             return Root {
                 thread,
@@ -128,10 +141,8 @@ impl Root {
         // SAFETY: the calling thread is entered and owns its handle list.
         let handles = unsafe { thread.handles_mut() };
         handles.push(lower);
-        Root {
-            thread,
-            index: handles.len() - 1,
-        }
+        let index = handles.len() - 1;
+        Root { thread, index }
     }
 }
 
@@ -140,7 +151,8 @@ impl Drop for Root {
         if self.index == usize::MAX {
             return;
         }
-        // SAFETY: guards drop on their own thread, entered.
+        // SAFETY: guards drop on their own thread: entered, or after it
+        // detached (its handles are no longer read; the Arc keeps them).
         let handles = unsafe { self.thread.handles_mut() };
         // Live entries are never zero, so trailing zeros are exactly the
         // dropped guards at the end: indices of live guards never move.
