@@ -18,7 +18,8 @@
 #            corrupted frame; output identical; the gimso build once more
 #            under GIMSO_GC_VERIFY with frequent collections).
 #   lz4      lz4's own command-line program: a generated file compressed at
-#            levels 1 and 9 (output identical to the plain build's),
+#            levels 1 and 9 and with two worker threads (-T2; output
+#            identical to the plain build's),
 #            tested, and decompressed (identical to the input).
 #   libdeflate  libdeflate 1.26's own test programs (checksums against
 #            zlib's, invalid and incomplete streams, over-reads), then its
@@ -353,7 +354,8 @@ program_zstd() {
 
 program_lz4() {
     local v=$1 dir=$OUT/$1/lz4 l=$SRC/lz4 lz
-    build_objs "$v" "$dir/obj" "-I$l/lib -w" -- "$l"/lib/*.c "$l"/programs/*.c \
+    # LZ4IO_MULTITHREAD: `-T2` compresses with a pool of worker threads.
+    build_objs "$v" "$dir/obj" "-DLZ4IO_MULTITHREAD=1 -pthread -I$l/lib -w" -- "$l"/lib/*.c "$l"/programs/*.c \
         && link "$v" "$dir/lz4" "$dir"/obj/*.o || { fail "lz4: build ($v)"; return; }
     lz=$dir/lz4
     mkdir -p "$dir/tmp"
@@ -368,6 +370,14 @@ program_lz4() {
         run_timed lz4 "$v" "$lz" -"$lvl" -c "$input" || { fail "lz4: compress -$lvl ($v)"; return; }
         same_as_reference "lz4-$lvl" "$v" "$LAST_OUT" || { fail "lz4: -$lvl output differs ($v)"; return; }
     done
+    # Two worker threads (jobs are 4 MB chunks, so the input is made to
+    # hold several): the same frames as the plain build's.
+    local mt_input=$dir/tmp/mt-input
+    cat "$input" "$input" "$input" "$input" "$input" >"$mt_input"
+    LAST_OUT=$dir/tmp/big-mt.lz4
+    run_timed lz4 "$v" "$lz" -1 -T2 -c "$mt_input" || { fail "lz4: compress -1 -T2 ($v)"; return; }
+    same_as_reference "lz4-mt" "$v" "$LAST_OUT" || { fail "lz4: -T2 output differs ($v)"; return; }
+    rm -f "$mt_input"
     "$lz" -t "$dir/tmp/big9.lz4" 2>"$dir/tmp/test.err" || { fail "lz4: -t ($v)"; return; }
     LAST_OUT=$dir/tmp/big.out
     run_timed lz4 "$v" "$lz" -d -c "$dir/tmp/big9.lz4" || { fail "lz4: decompress ($v)"; return; }
