@@ -28,8 +28,9 @@
 #            (identical to the input).
 #   xz       xz 5.2's own test programs, its command-line program on its
 #            good-*.xz (decoded) and bad-*.xz (refused) test files, then a
-#            generated file compressed at -1, -6 and as .lzma (output
-#            identical to the plain build's) and decompressed.
+#            generated file compressed at -1, -6, as .lzma and with two
+#            encoder threads (output identical to the plain build's) and
+#            decompressed.
 #   onig     Oniguruma 6.9.10's own test programs (UTF-8, back references,
 #            options, regsets, syntaxes, EUC-JP, UTF-16; output identical),
 #            built with -fgimso-exposed-provenance: its st.c hash tables key
@@ -465,10 +466,13 @@ program_xz() {
         "$OUT/clang/zlib/zlib_roundtrip" gen "$XZ_BYTES" "$input" || { fail "xz: gen"; return; }
     fi
     local step
-    for step in 1 6 lzma; do
+    for step in 1 6 lzma mt; do
         LAST_OUT=$dir/tmp/big$step.xz
         case $step in
         lzma) run_timed xz "$v" "$xz" --format=lzma -3 -c "$input" ;;
+        # Two encoder threads, one block each at a time (liblzma's own
+        # thread pool: mutexes, timed condition waits).
+        mt) run_timed xz "$v" "$xz" -T2 -1 --block-size=256KiB -c "$input" ;;
         *) run_timed xz "$v" "$xz" -"$step" -c "$input" ;;
         esac || { fail "xz: compress $step ($v)"; return; }
         same_as_reference "xz-$step" "$v" "$LAST_OUT" || { fail "xz: $step output differs ($v)"; return; }
