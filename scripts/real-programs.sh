@@ -12,7 +12,8 @@
 #   lua      tests/real/lua_main.c running tests/real/lua/*.lua (output
 #            identical to the plain build's)
 #   sqlite   the amalgamation + tests/real/sqlite_workload.c (inserts,
-#            indexed queries, joins, rollback; output identical)
+#            indexed queries, joins, rollback; output identical) and
+#            tests/real/sqlite_threads.c (four threads, one WAL database)
 #   zstd     zstd's library + tests/real/zstd_roundtrip.c (one-shot and
 #            streaming round trips, streaming with two worker threads, a
 #            corrupted frame; output identical; the gimso build once more
@@ -328,6 +329,16 @@ program_sqlite() {
         || { fail "sqlite: run ($v): $(tail -3 "$LAST_OUT.err")"; return; }
     same_as_reference sqlite "$v" "$LAST_OUT" || { fail "sqlite: output differs ($v)"; return; }
     grep -q "integrity_check=ok" "$LAST_OUT" || fail "sqlite: integrity ($v)"
+    # Four threads, a connection each, on one WAL database.
+    build_objs "$v" "$dir/tobj" "-DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_THREADSAFE=1 -pthread -I$SRC/sqlite -w" -- \
+        "$ROOT/tests/real/sqlite_threads.c" \
+        && link "$v" "$dir/sqlite_threads" "$dir/tobj/sqlite_threads.o" "$dir/obj/sqlite3.o" \
+        || { fail "sqlite: build threads ($v)"; return; }
+    LAST_OUT=$dir/threads.txt
+    run_timed sqlite "$v" "$dir/sqlite_threads" "$dir/tmp/threads.db" 4 "$((SQL_ROWS / 10))" \
+        || { fail "sqlite: threads ($v): $(tail -3 "$LAST_OUT" "$LAST_OUT.err")"; return; }
+    same_as_reference sqlite-threads "$v" "$LAST_OUT" || { fail "sqlite: threads output differs ($v)"; return; }
+    grep -q "all rows committed" "$LAST_OUT" || fail "sqlite: threads ($v)"
 }
 
 program_zstd() {

@@ -10,11 +10,17 @@
 //!   protections without `PROT_READ` (`PROT_NONE`, write-only) are refused
 //!   with EACCES: no data object is executable, and every object the
 //!   program can write it can also read.
-//! - `MAP_SHARED` (and `MAP_SHARED_VALIDATE`) is refused with ENODEV:
-//!   writes to the mapping would have to reach the file (or, anonymous, a
-//!   forked child) behind the program's back, and GC memory cannot be
-//!   shared with a file or another process. `MAP_FIXED` is refused with
-//!   EINVAL: the runtime places every object itself.
+//! - `MAP_SHARED` (and `MAP_SHARED_VALIDATE`), of a file or anonymous: the
+//!   kernel's shared mapping itself is the object's payload (writes reach
+//!   the file and other mappings of it, as natively), placed one page into
+//!   a reservation whose first page holds the object's header. It is not a
+//!   heap object: the collector traces it as a registered global (pointers
+//!   stored in it keep their objects alive), `free` of it is a bad free.
+//!   `munmap` frees it (its header stays mapped, so a stale pointer's
+//!   access is a use after free, never a fault). SQLite's WAL index is such
+//!   a mapping.
+//! - `MAP_FIXED` is refused with EINVAL: the runtime places every object
+//!   itself.
 //! - `munmap` of exactly a whole mapping (its start, with its capability,
 //!   and its length rounded to pages) frees the object: any later access
 //!   is a use after free. Partial unmaps and other ranges fail with EINVAL.
@@ -33,10 +39,12 @@
 //! kernel keeps a mapping until `munmap` whether or not the program still
 //! points at it.
 
-use core::sync::atomic::Ordering;
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::collections::HashMap;
 
-use gimso_abi::{FLAG_FREE, FLAG_READONLY, FlightPtr, MAX_OBJECT_SIZE};
+use gimso_abi::{
+    FLAG_FREE, FLAG_GLOBAL, FLAG_READONLY, FlightPtr, HEADER_SIZE, MAX_OBJECT_SIZE, ObjectHeader,
+};
 use gimso_shadow::ObjRef;
 use parking_lot::Mutex;
 
@@ -54,10 +62,28 @@ pub const MAP_FAILED: FlightPtr = FlightPtr {
     lower: 0,
 };
 
-/// A live mapping: its object (rooted) and rounded length.
+/// A live mapping: its object and rounded length.
 struct Mapping {
-    object: Held,
+    object: MapObject,
     len: usize,
+}
+
+/// Where a mapping's object lives.
+enum MapObject {
+    /// A heap object (private mappings), rooted while mapped.
+    Heap(Held),
+    /// The kernel's shared mapping at `lower` (its header the last 16 bytes
+    /// of the page before it), a registered global.
+    Shared { lower: usize },
+}
+
+impl MapObject {
+    fn lower(&self) -> usize {
+        match self {
+            MapObject::Heap(h) => h.get().lower,
+            MapObject::Shared { lower } => *lower,
+        }
+    }
 }
 
 /// Live mappings by address (the object's `lower`).
@@ -113,11 +139,11 @@ fn map(len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
     let Some(size) = round_up(len).filter(|&n| n != 0) else {
         return map_failed(libc::EINVAL);
     };
-    match flags & 0x0f {
-        libc::MAP_PRIVATE => {}
-        libc::MAP_SHARED | libc::MAP_SHARED_VALIDATE => return map_failed(libc::ENODEV),
+    let shared = match flags & 0x0f {
+        libc::MAP_PRIVATE => false,
+        libc::MAP_SHARED | libc::MAP_SHARED_VALIDATE => true,
         _ => return map_failed(libc::EINVAL),
-    }
+    };
     if flags & (libc::MAP_FIXED | libc::MAP_FIXED_NOREPLACE) != 0 {
         return map_failed(libc::EINVAL);
     }
@@ -126,6 +152,9 @@ fn map(len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
     }
     if size > MAX_OBJECT_SIZE {
         return map_failed(libc::ENOMEM);
+    }
+    if shared {
+        return map_shared(size, prot, flags, fd, off);
     }
     let data = if flags & libc::MAP_ANONYMOUS != 0 {
         Vec::new()
@@ -146,11 +175,75 @@ fn map(len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
     MAPPINGS.lock().get_or_insert_with(HashMap::new).insert(
         p.lower,
         Mapping {
-            object: Held::new(p),
+            object: MapObject::Heap(Held::new(p)),
             len: size,
         },
     );
     p
+}
+
+/// A `MAP_SHARED` mapping of `size` bytes (whole pages): a reservation of
+/// one page more, the kernel's shared mapping placed over all but its first
+/// page, the object's header at the end of that first page.
+fn map_shared(size: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
+    let native_prot = libc::PROT_READ | (prot & libc::PROT_WRITE);
+    let keep = flags & !(0x0f | libc::MAP_FIXED | libc::MAP_FIXED_NOREPLACE);
+    let (r, e) = gimso_gc::exited(|| {
+        // SAFETY: a fresh reservation, then a mapping over the part of it
+        // after its first page (MAP_FIXED replaces only pages we own);
+        // __errno_location returns the calling thread's errno.
+        unsafe {
+            let base = libc::mmap(
+                core::ptr::null_mut(),
+                PAGE + size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if base == libc::MAP_FAILED {
+                return (None, *libc::__errno_location());
+            }
+            let payload = base.cast::<u8>().add(PAGE).cast::<libc::c_void>();
+            let m = libc::mmap(
+                payload,
+                size,
+                native_prot,
+                libc::MAP_SHARED | libc::MAP_FIXED | keep,
+                fd,
+                off,
+            );
+            if m == libc::MAP_FAILED {
+                let e = *libc::__errno_location();
+                libc::munmap(base, PAGE + size);
+                return (None, e);
+            }
+            (Some(payload as usize), 0)
+        }
+    });
+    let Some(lower) = r else { return map_failed(e) };
+    let mut flags = FLAG_GLOBAL;
+    if prot & libc::PROT_WRITE == 0 {
+        flags |= FLAG_READONLY;
+    }
+    // SAFETY: the header's 16 bytes end the reservation's first page, which
+    // nothing else uses.
+    unsafe {
+        let header = (lower - HEADER_SIZE) as *mut ObjectHeader;
+        header.write(ObjectHeader {
+            upper: AtomicUsize::new(lower + size),
+            aux: AtomicU64::new(flags),
+        });
+    }
+    gimso_gc::register_global_object(lower);
+    MAPPINGS.lock().get_or_insert_with(HashMap::new).insert(
+        lower,
+        Mapping {
+            object: MapObject::Shared { lower },
+            len: size,
+        },
+    );
+    FlightPtr::from_lower(lower)
 }
 
 /// Sets or clears the read-only flag of the object at `lower`.
@@ -189,12 +282,20 @@ wrapper! {
         let Some(m) = removed else {
             return fail(libc::EINVAL);
         };
-        let lower = m.object.get().lower;
-        // SAFETY: the mapping's object, rooted until `m` drops.
+        let lower = m.object.lower();
+        // SAFETY: the mapping's object, rooted until `m` drops (a shared
+        // one's header page is never unmapped).
         let obj = unsafe { ObjRef::from_lower(lower) };
         let header = obj.header();
         header.aux.fetch_or(FLAG_FREE, Ordering::AcqRel);
         header.upper.store(lower, Ordering::Release);
+        if let MapObject::Shared { lower } = m.object {
+            // The header says freed before the pages go, so every checked
+            // access fails first; the header's page stays.
+            // SAFETY: the shared pages of this mapping, no longer reachable
+            // through any check.
+            unsafe { libc::munmap(lower as *mut libc::c_void, m.len) };
+        }
         drop(m);
         0
     }
@@ -209,6 +310,26 @@ wrapper! {
             drop(guard);
             return fail(libc::EINVAL);
         }
+        let shared = guard
+            .as_ref()
+            .and_then(|m| m.get(&addr.intval))
+            .and_then(|m| match m.object {
+                MapObject::Shared { lower } => Some((lower, m.len)),
+                MapObject::Heap(_) => None,
+            });
+        if let Some((lower, size)) = shared {
+            if prot == libc::PROT_READ || prot == libc::PROT_READ | libc::PROT_WRITE {
+                // The kernel's pages of a shared mapping change with its
+                // header's flag (a heap object's pages are shared with
+                // other objects and stay writable).
+                // SAFETY: the pages of this live shared mapping.
+                if unsafe { libc::mprotect(lower as *mut libc::c_void, size, prot) } != 0 {
+                    drop(guard);
+                    // SAFETY: __errno_location returns this thread's errno.
+                    return fail(unsafe { *libc::__errno_location() });
+                }
+            }
+        }
         match prot {
             p if p == libc::PROT_READ => set_readonly(addr.lower, true),
             p if p == libc::PROT_READ | libc::PROT_WRITE => set_readonly(addr.lower, false),
@@ -218,6 +339,29 @@ wrapper! {
             }
         }
         0
+    }
+}
+
+wrapper! {
+    /// `int msync(void *addr, size_t len, int flags)`: the range must lie
+    /// in the pointer's object (checked as a read) and start on a page. A
+    /// shared mapping's pages are synced by the kernel; anything else has
+    /// no file behind it and succeeds.
+    fn msync(addr: FlightPtr, len: usize, flags: i32) -> i32 {
+        if addr.intval % PAGE != 0 {
+            return fail(libc::EINVAL);
+        }
+        mem::check_read(addr, len);
+        let shared = MAPPINGS.lock().as_ref().is_some_and(|m| {
+            m.values().any(|m| {
+                matches!(m.object, MapObject::Shared { lower } if lower <= addr.intval && addr.intval < lower + m.len)
+            })
+        });
+        if !shared {
+            return 0;
+        }
+        // SAFETY: the range lies in a live shared mapping (checked above).
+        crate::posix::sys32(|| unsafe { libc::msync(addr.intval as *mut libc::c_void, len, flags) })
     }
 }
 
