@@ -3,25 +3,22 @@
 //! the variable's initial image, which is the translated global object of
 //! the same name. The translation turns `llvm.threadlocal.address(@x)`
 //! into [`gimso_tls_address`] with the image's capability; the copies are
-//! made on first use and stay alive as long as the thread: each is held by
-//! a root slot that does not belong to the thread ([`Held`]), because the
-//! map of copies is a thread-local whose destructor may run after the
-//! thread detached from the collector (a root in the thread's own handle
-//! list would then be cleared in freed memory).
+//! made on first use and stay alive as long as the thread (they are roots
+//! of the thread's handle list; the map's destructor may run after the
+//! thread detached, which [`Root`] allows).
 
 use core::cell::RefCell;
 use std::collections::HashMap;
 
 use gimso_abi::{FlightPtr, SourceLocation, ThreadAbi};
+use gimso_gc::Root;
 use gimso_shadow::{ObjRef, memops};
-
-use gimso_libc_wrappers::pthread::slots::Held;
 
 use crate::mutator::with_local;
 
 struct Copy {
     object: FlightPtr,
-    _held: Held,
+    _root: Root,
 }
 
 thread_local! {
@@ -59,7 +56,7 @@ pub unsafe extern "C" fn gimso_tls_address(_thread: *mut ThreadAbi, image: Fligh
     with_local(|l| memops::memmove_at(l, object, image, size, &SourceLocation::UNKNOWN));
     let entry = Copy {
         object,
-        _held: Held::new(object),
+        _root: Root::new(object.lower),
     };
     COPIES.with(|c| c.borrow_mut().insert(image.lower, entry));
     object
