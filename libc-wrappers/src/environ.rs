@@ -149,6 +149,13 @@ fn adopt_assigned() {
     BUILT.store(current.intval, Ordering::Relaxed);
 }
 
+/// Makes the program's own `environ`, if it assigned one, libc's
+/// environment, before a child process inherits it (`system`, `popen`).
+pub fn sync_to_libc() {
+    let _guard = lock();
+    adopt_assigned();
+}
+
 /// Runs `f` (which reads libc's environment) after the program's own
 /// `environ`, if it assigned one, became libc's.
 pub fn reading<R>(f: impl FnOnce() -> R) -> R {

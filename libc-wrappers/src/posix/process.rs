@@ -414,7 +414,7 @@ wrapper! {
         let cmd = mem::c_string_nul(cmd);
         // The shell gets the program's `environ`; the lock is not held
         // while the command runs (a signal handler may call getenv).
-        crate::environ::reading(|| ());
+        crate::environ::sync_to_libc();
         // SAFETY: `cmd` is a NUL-terminated copy.
         sys(|| i64::from(unsafe { libc::system(cmd.as_ptr().cast()) })) as i32
     }

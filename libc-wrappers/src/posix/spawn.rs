@@ -321,28 +321,22 @@ fn spawn(
         .as_ref()
         .map_or(unsafe { libc_environ() }, |e| e.as_ptr());
     let cp = &raw mut child;
+    let spawn = if search {
+        libc::posix_spawnp
+    } else {
+        libc::posix_spawn
+    };
     // SAFETY: NUL-terminated copies and arrays built above, private
     // structures, a local pid.
     let r = gimso_gc::exited(|| unsafe {
-        if search {
-            libc::posix_spawnp(
-                cp,
-                path.as_ptr().cast(),
-                fap,
-                ap,
-                argv_n.as_ptr().cast(),
-                envp_n.cast(),
-            )
-        } else {
-            libc::posix_spawn(
-                cp,
-                path.as_ptr().cast(),
-                fap,
-                ap,
-                argv_n.as_ptr().cast(),
-                envp_n.cast(),
-            )
-        }
+        spawn(
+            cp,
+            path.as_ptr().cast(),
+            fap,
+            ap,
+            argv_n.as_ptr().cast(),
+            envp_n.cast(),
+        )
     });
     if actions.is_some() {
         // SAFETY: initialised above.

@@ -118,7 +118,7 @@ wrapper! {
         let command = mem::c_string_nul(command);
         let mode = mem::c_string_nul(mode);
         // The command's shell gets the program's `environ`.
-        crate::environ::reading(|| ());
+        crate::environ::sync_to_libc();
         let p = opened(exited_io(|| {
             // SAFETY: both strings are NUL-terminated copies.
             unsafe { libc::popen(command.as_ptr().cast(), mode.as_ptr().cast()) }
