@@ -866,3 +866,32 @@ fn system_headers_unpack_epoll_event() {
     let err = system_header_dir(&[unusable]).unwrap_err();
     assert!(err.to_string().contains("system headers"), "{err}");
 }
+
+/// `__builtin_frame_address(0)` compiles (a number without a capability;
+/// tests/c/builtin_frame_address.c runs it); a deeper level, which walks
+/// the callers' saved frame pointers, is an error at its line.
+#[test]
+fn frame_address_level_zero_only() {
+    let dir = workdir("frame-address");
+    fs::write(
+        dir.join("ok.c"),
+        "void *f(void) {\n  return __builtin_frame_address(0);\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("deep.c"),
+        "void *f(void) {\n  return __builtin_frame_address(1);\n}\n",
+    )
+    .unwrap();
+    for opt in ["-O0", "-O2"] {
+        let out = gimso_cc(&dir, &[opt, "-c", "ok.c"]);
+        assert!(out.status.success(), "{opt}: {}", stderr(&out));
+        let out = gimso_cc(&dir, &[opt, "-c", "deep.c"]);
+        assert_eq!(out.status.code(), Some(1), "{opt}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("deep.c:2:10: error: gimso does not support `__builtin_frame_address` with a level other than 0"),
+            "{opt}: {err}"
+        );
+    }
+}

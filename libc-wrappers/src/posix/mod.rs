@@ -14,6 +14,8 @@
 //! - [`pty`]: pseudo-terminals (`posix_openpt`, `openpty`, `forkpty`, ...).
 //! - [`process`]: ids, `sysconf`, `uname`, `fork`, `exec*`, `wait*`,
 //!   `system`, resource limits, and the refused `dl*` functions.
+//! - [`credentials`]: `setuid`/`setgid` and their forms, `getresuid`,
+//!   `getgroups`/`setgroups`.
 //!
 //! Every pointer argument is checked for exactly the bytes the call reads
 //! or writes, *before* the call does anything (a short buffer passed to
@@ -28,6 +30,7 @@ use gimso_abi::FlightPtr;
 
 use crate::{errno, mem};
 
+pub mod credentials;
 pub mod dir;
 pub mod epoll;
 pub mod eventfds;

@@ -3454,6 +3454,34 @@ impl FnTx<'_, '_, '_> {
         } else if n.starts_with("llvm.is.constant") {
             let c = self.m.ll.const_int(ty, 0);
             self.set(inst, Tx::plain(c));
+        } else if n.starts_with("llvm.frameaddress")
+            || n.starts_with("llvm.returnaddress")
+            || n.starts_with("llvm.addressofreturnaddress")
+        {
+            // `__builtin_frame_address(0)` (interpreters' stack-depth
+            // checks) and friends: the address as a number, with no
+            // capability, so it compares and subtracts but never
+            // dereferences. A deeper level walks the chain of saved frame
+            // pointers, raw stack memory the compiled code does not keep.
+            let deeper = !n.starts_with("llvm.addressofreturnaddress") && {
+                let level = self.m.ll.operand(inst, 0);
+                self.m.ll.const_int_value(level) != Some(0)
+            };
+            if deeper {
+                let what = if n.starts_with("llvm.frameaddress") {
+                    "`__builtin_frame_address` with a level other than 0"
+                } else {
+                    "`__builtin_return_address` with a level other than 0"
+                };
+                self.error(
+                    what,
+                    "it reads the frames of callers through saved frame pointers; only level 0 (this function's own frame) is supported",
+                );
+                let z = self.zero(ty);
+                self.set(inst, z);
+            } else {
+                self.tx_generic(inst);
+            }
         } else {
             // SAFETY: `callee` is a live function of the module.
             let f = unsafe { FunctionValue::new(callee) };
