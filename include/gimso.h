@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change. */
-#define GIMSO_ABI_VERSION 4
+#define GIMSO_ABI_VERSION 5
 
 /* Failure entry points end the program. */
 #define GIMSO_NORETURN __attribute__((noreturn))

@@ -15,7 +15,7 @@ use core::mem::{offset_of, size_of};
 use core::sync::atomic::{AtomicU64, AtomicUsize};
 
 /// Bumped on every incompatible change to anything in this crate.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// Size of the machine word, of a pointer at rest and of one shadow word.
 pub const WORD_SIZE: usize = 8;

@@ -28,8 +28,12 @@
 //!   a pointer constant stored as an `i64` (the optimiser's form of a
 //!   local initialised from a constant image holding one pointer) stores
 //!   that constant's capability (the translation's `const_ptrtoint`).
-//! - Calls, other loads, atomics, comparisons, `va_arg`, extracts, landing pads
-//!   and float-to-int casts start at `Bottom` and are not interpreted.
+//! - A 64-bit parameter, a call's 64-bit result and a 64-bit field
+//!   extracted from a call's result start at `Definite(Boundary(itself))`:
+//!   64-bit integers cross calls with a capability word ("Calls" below).
+//! - Other calls, other loads, atomics, comparisons, `va_arg`, extracts,
+//!   landing pads and float-to-int casts start at `Bottom` and are not
+//!   interpreted.
 //! - The other integer instructions (arithmetic, bitwise, shifts, integer
 //!   casts, `freeze`, `phi`, `select`) are interpreted until a fixpoint:
 //!   each merges the capabilities of its instruction operands
@@ -47,7 +51,27 @@
 //!   spec's rule would drop the capability of a pointer the program merely
 //!   stored in a union (SQLite's index iterator does this). Any capability
 //!   that really flowed into the integer is a sound choice; this picks the
-//!   one the spec would if the optimiser had not split the value.
+//!   one the spec would if the optimiser had not split the value. An
+//!   edge where only one of the two brings a capability (a path that sets
+//!   one half of the union) does not make them different.
+//! - A `Boundary` origin, or a merge of only such origins and constants,
+//!   is *weak*: usually a number's null capability. Merged with a strong
+//!   origin (a pointer's own, a loaded word's) the strong one wins instead
+//!   of `Top`, so `(T *)((uintptr_t)p + get_offset())` keeps `p`'s as the
+//!   spec intends, although the call's result now brings one too.
+//!
+//! ## Calls
+//!
+//! clang's x86-64 convention passes a union or small struct holding a
+//! pointer as integers: `union { int32_t; double; void *; }` with a tag
+//! (QuickJS's `JSValue`) is two `i64`s. So every 64-bit integer crosses a
+//! call of compiled code with a capability word, as a pointer does (direct
+//! entries get a capability parameter after it, CC buffers a capability
+//! slot, aggregate results an `i64` field's capability as an integer); C
+//! library wrappers return integers with the null capability. A
+//! capability still only goes where it flowed: an integer made from a
+//! pointer keeps that pointer's capability across calls, an integer made
+//! from text or arithmetic on numbers has none.
 //!
 //! The analysis is linear in the function's size times the (small) height
 //! of the lattice.
@@ -56,7 +80,8 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{
-    BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue, PhiValue,
+    AnyValue, AsValueRef, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode,
+    InstructionValue, PhiValue,
 };
 
 /// Where an inferred capability comes from.
@@ -68,6 +93,10 @@ pub enum Origin<'ctx> {
     Merge(InstructionValue<'ctx>),
     /// The capability at rest in the word this `load i64` read.
     Loaded(InstructionValue<'ctx>),
+    /// The capability that came with this `i64` across a call: a
+    /// parameter, a call's result, or a field extracted from a call's
+    /// result (see "Calls" in the module documentation).
+    Boundary(BasicValueEnum<'ctx>),
 }
 
 /// An inferred capability.
@@ -79,13 +108,6 @@ pub enum Cap<'ctx> {
     Definite(Origin<'ctx>),
     /// More than one candidate: the null capability.
     Top,
-}
-
-impl<'ctx> Cap<'ctx> {
-    /// Whether the capability is the null one (nothing or several known).
-    fn is_null(self) -> bool {
-        !matches!(self, Cap::Definite(_))
-    }
 }
 
 /// How many pairs of merges one structural comparison may visit before it
@@ -112,7 +134,11 @@ impl<'ctx> CapInference<'ctx> {
                 if self.same_origin(a, b, &mut seen) {
                     current
                 } else {
-                    Cap::Top
+                    match (self.weak(a, &mut 0), self.weak(b, &mut 0)) {
+                        (true, false) => other,
+                        (false, true) => current,
+                        _ => Cap::Top,
+                    }
                 }
             }
             _ => Cap::Top,
@@ -123,7 +149,35 @@ impl<'ctx> CapInference<'ctx> {
     fn operand_cap(&self, v: BasicValueEnum<'ctx>) -> Cap<'ctx> {
         match v.as_instruction_value() {
             Some(i) if result_is_int(i) => self.cap(i),
-            _ => Cap::Bottom,
+            Some(_) => Cap::Bottom,
+            None => argument_cap(v),
+        }
+    }
+
+    /// Whether `o` only brings what integers brought across calls
+    /// (parameters, results), possibly merged with constants: usually the
+    /// null capability, as most such integers are numbers. Combined with a
+    /// pointer's own capability (`p + get_offset()`, the spec's example),
+    /// the pointer's wins; the spec would give the null one, since the
+    /// call's result had none. Either is sound: both flowed into the value.
+    fn weak(&self, o: Origin<'ctx>, visited: &mut usize) -> bool {
+        match o {
+            Origin::Boundary(_) => true,
+            Origin::Merge(m) => {
+                *visited += 1;
+                if *visited > COMPARE_BUDGET {
+                    return false;
+                }
+                data_operands(m)
+                    .into_iter()
+                    .all(|v| match self.operand_cap(v) {
+                        Cap::Bottom => true,
+                        Cap::Definite(Origin::Merge(n)) if n == m => true,
+                        Cap::Definite(x) => self.weak(x, visited),
+                        Cap::Top => false,
+                    })
+            }
+            _ => false,
         }
     }
 
@@ -136,7 +190,13 @@ impl<'ctx> CapInference<'ctx> {
     ) -> bool {
         match (a, b) {
             (Cap::Definite(x), Cap::Definite(y)) => self.same_origin(x, y, seen),
-            _ => a.is_null() && b.is_null(),
+            (Cap::Top, Cap::Definite(_)) | (Cap::Definite(_), Cap::Top) => false,
+            // On this path at most one of them brings a capability, so it
+            // is the only one that can flow into their combination: the
+            // first merge's (that one, or null) stays sound. (SROA splits
+            // a union returned by value into a low `i32` and a masked high
+            // half; on a path returning a number only one half is set.)
+            _ => true,
         }
     }
 
@@ -152,6 +212,7 @@ impl<'ctx> CapInference<'ctx> {
         let (x, y) = match (a, b) {
             (Origin::Pointer(p), Origin::Pointer(q)) => return p == q,
             (Origin::Loaded(p), Origin::Loaded(q)) => return p == q,
+            (Origin::Boundary(p), Origin::Boundary(q)) => return p == q,
             (Origin::Merge(x), Origin::Merge(y)) => (x, y),
             _ => return false,
         };
@@ -215,6 +276,21 @@ impl<'ctx> CapInference<'ctx> {
                     InstructionOpcode::Store if !self.rewrites_in_place(inst) => {
                         operand_instruction(inst, 0)
                     }
+                    // Integers passed on to compiled code or returned
+                    // travel with their capabilities.
+                    InstructionOpcode::Call | InstructionOpcode::Invoke
+                        if passes_int_caps(inst) =>
+                    {
+                        let args = inst.get_num_operands().saturating_sub(1);
+                        for k in 0..args {
+                            if let Some(a) = operand_instruction(inst, k).filter(|a| is_word(*a)) {
+                                work.push(self.cap(a));
+                            }
+                        }
+                        None
+                    }
+                    InstructionOpcode::Return => operand_instruction(inst, 0),
+                    InstructionOpcode::InsertValue => operand_instruction(inst, 1),
                     _ => None,
                 };
                 if let Some(r) = root.filter(|r| is_word(*r)) {
@@ -229,9 +305,7 @@ impl<'ctx> CapInference<'ctx> {
                 }
                 Cap::Definite(Origin::Merge(m)) if seen_merges.insert(m) => {
                     for input in data_operands(m) {
-                        if result_is_int(input) {
-                            work.push(self.cap(input));
-                        }
+                        work.push(self.operand_cap(input));
                     }
                 }
                 _ => {}
@@ -266,10 +340,16 @@ impl<'ctx> CapInference<'ctx> {
 
     /// The capability an `inttoptr` instruction's result gets.
     pub fn inttoptr_cap(&self, inttoptr: InstructionValue<'ctx>) -> Cap<'ctx> {
-        match operand_instruction(inttoptr, 0) {
-            Some(src) => self.cap(src),
+        match inttoptr.get_operand(0).and_then(|o| o.value()) {
+            Some(v) => self.operand_cap(v),
             None => Cap::Bottom,
         }
+    }
+
+    /// The capability of any integer operand `v` (instruction, parameter
+    /// or constant).
+    pub fn value_cap(&self, v: BasicValueEnum<'ctx>) -> Cap<'ctx> {
+        self.operand_cap(v)
     }
 }
 
@@ -321,15 +401,66 @@ fn interpreted(op: InstructionOpcode) -> bool {
 
 /// The operands whose capabilities an interpreted instruction merges: a
 /// `select`'s condition is not data.
-fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<InstructionValue<'ctx>> {
+fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>> {
     let first = if inst.get_opcode() == InstructionOpcode::Select {
         1
     } else {
         0
     };
     (first..inst.get_num_operands())
-        .filter_map(|i| operand_instruction(inst, i))
+        .filter(|&i| crate::ir::operand_is_value(inst, i))
+        .filter_map(|i| inst.get_operand(i)?.value())
         .collect()
+}
+
+/// The capability of a non-instruction operand: a 64-bit parameter brings
+/// the one its caller passed; constants have none.
+fn argument_cap(v: BasicValueEnum<'_>) -> Cap<'_> {
+    let is_arg = matches!(v, BasicValueEnum::IntValue(i) if i.get_type().get_bit_width() == 64)
+        && unsafe_is_argument(v);
+    if is_arg {
+        Cap::Definite(Origin::Boundary(v))
+    } else {
+        Cap::Bottom
+    }
+}
+
+/// Whether `v` is a function parameter.
+fn unsafe_is_argument(v: BasicValueEnum<'_>) -> bool {
+    use inkwell::llvm_sys::core::LLVMIsAArgument;
+    // SAFETY: `v` is a live value of the module being translated.
+    !unsafe { LLVMIsAArgument(v.as_value_ref()) }.is_null()
+}
+
+/// Whether `call` passes its integer arguments on with their capabilities:
+/// a call of compiled code (direct or through a pointer), not of an
+/// intrinsic or a C library wrapper (which read no capability of an
+/// integer).
+fn passes_int_caps(call: InstructionValue<'_>) -> bool {
+    let n = call.get_num_operands();
+    let Some(callee) = n
+        .checked_sub(1)
+        .and_then(|k| call.get_operand(k))
+        .and_then(|o| o.value())
+    else {
+        return false;
+    };
+    let BasicValueEnum::PointerValue(p) = callee else {
+        return true;
+    };
+    let name = p.get_name().to_str().unwrap_or_default();
+    if name.is_empty() {
+        return true;
+    }
+    // SAFETY: `p` is a live operand; a function operand answers
+    // `LLVMIsDeclaration`.
+    let defined_here = unsafe {
+        use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsDeclaration};
+        !LLVMIsAFunction(p.as_value_ref()).is_null() && LLVMIsDeclaration(p.as_value_ref()) == 0
+    };
+    // A function defined here is compiled code even if a C library
+    // function has its name (a `static` helper called `dup`).
+    defined_here || (!name.starts_with("llvm.") && !crate::libc_names::is_libc(name))
 }
 
 /// Whether `inst` yields an `i64` (a pointer-sized integer).
@@ -370,6 +501,19 @@ pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
                         .caps
                         .insert(inst, Cap::Definite(Origin::Pointer(p.into())));
                 }
+            } else if is_word(inst)
+                && matches!(
+                    op,
+                    InstructionOpcode::Call
+                        | InstructionOpcode::Invoke
+                        | InstructionOpcode::ExtractValue
+                )
+            {
+                // A call's result (or a field of it) comes with the
+                // capability the callee returned with it.
+                if let Ok(v) = BasicValueEnum::try_from(inst.as_any_value_enum()) {
+                    result.caps.insert(inst, Cap::Definite(Origin::Boundary(v)));
+                }
             } else if interpreted(op) {
                 work.push(inst);
             }
@@ -388,7 +532,7 @@ pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
             );
             let mut next = current;
             for input in data_operands(inst) {
-                let x = result.cap(input);
+                let x = result.operand_cap(input);
                 if merge_node {
                     if x != Cap::Bottom {
                         next = Cap::Definite(Origin::Merge(inst));

@@ -55,6 +55,7 @@ pub mod backend;
 pub mod driver;
 pub mod escape;
 pub mod fault_map;
+mod int_words;
 pub mod intrinsics;
 pub mod inttoptr;
 mod ir;

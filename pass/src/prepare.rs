@@ -14,6 +14,9 @@
 //!   rebuilt without them, `getelementptr` loses `inbounds`, and loads lose
 //!   the `!nonnull`, `!range`, `!align`, `!dereferenceable(_or_null)` and
 //!   `!noundef` promises; `freeze x` becomes `x` (nothing is undef anymore).
+//! - A word moved through memory as a `double` (a union clang types as
+//!   `{ double }`) is moved as an `i64`, which carries its capability
+//!   (the `int_words` module).
 //!
 //! Not yet: `undef`/`poison` and UB flags nested inside constant aggregates
 //! and constant expressions (a later step rewrites constants wholesale when
@@ -45,6 +48,9 @@ pub struct PrepareStats {
     /// Arithmetic rebuilt without UB flags (all of it: LLVM 16 cannot read
     /// the flags), GEPs and loads stripped of promises, `freeze`s removed.
     pub ub_dropped: usize,
+    /// Words moved as `double`s turned into `i64` loads and stores (see
+    /// the `int_words` module).
+    pub words_as_integers: usize,
 }
 
 fn weaker(linkage: Linkage) -> Option<Linkage> {
@@ -220,6 +226,7 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
             continue;
         }
         stats.ub_dropped += drop_ub(f);
+        stats.words_as_integers += crate::int_words::integer_words(f);
         for block in f.get_basic_block_iter() {
             for inst in block.get_instructions() {
                 for i in 0..inst.get_num_operands() {

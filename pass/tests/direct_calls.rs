@@ -114,7 +114,8 @@ define i64 @g(ptr %p) {
     assert_eq!(stats.direct_calls, 1, "{out}");
     let thunk = define_line(&out, "gimso.fd.elsewhere.").expect("a thunk");
     assert!(
-        thunk.starts_with("define weak hidden { i64, i64 } @"),
+        // (an i64 result comes with its capability word)
+        thunk.starts_with("define weak hidden { i64, i64, i64 } @"),
         "{thunk}"
     );
     // The thunk writes the buffers and calls the generic entry, with the
@@ -295,7 +296,7 @@ define i64 @v(ptr %fp) {
     // object, 8 bytes of arguments).
     assert!(
         g.lines()
-            .any(|l| l.contains("call { i64, i64 } %") && l.contains(", i64 1)")),
+            .any(|l| l.contains("call { i64, i64, i64 } %") && l.contains(", i64 1, i64 0)")),
         "{g}"
     );
     assert!(
@@ -375,4 +376,30 @@ define ptr @f() {
         },
     );
     assert_eq!(stats.wrapper_direct_calls, 0, "{out}");
+}
+
+#[test]
+fn sixty_four_bit_integers_carry_capability_words_and_narrower_ones_do_not() {
+    // tree-sitter's `Length` pair: an i64 next to i48 bit-field words. Only
+    // the i64 gets a capability word (an i48 is 8 bytes in memory, but it
+    // is not a word that can hold a pointer).
+    let (_, out) = translate(
+        r#"
+define internal { i64, i48, i48 } @mk(i64 %a, i48 %b) {
+  %x = insertvalue { i64, i48, i48 } zeroinitializer, i64 %a, 0
+  %y = insertvalue { i64, i48, i48 } %x, i48 %b, 1
+  %z = insertvalue { i64, i48, i48 } %y, i48 0, 2
+  ret { i64, i48, i48 } %z
+}
+define { i64, i48, i48 } @g(i64 %a, i48 %b) {
+  %r = call { i64, i48, i48 } @mk(i64 %a, i48 %b)
+  ret { i64, i48, i48 } %r
+}
+"#,
+    );
+    let mk = common::define_line(&out, "gimso.fd.mk.").expect("a direct entry");
+    assert!(
+        mk.contains("(ptr %0, i64 %1, i64 %2, i48 %3)"),
+        "the i64 parameter has a capability word, the i48 none: {mk}"
+    );
 }

@@ -76,7 +76,8 @@ fn prepare_drops_odr_externalizes_and_zeroes_undef() {
             odr_dropped: 3,
             externalized: 2,
             undef_zeroed: 8,
-            ub_dropped: 9
+            ub_dropped: 9,
+            words_as_integers: 0,
         }
     );
 
@@ -128,4 +129,54 @@ fn prepare_drops_odr_externalizes_and_zeroes_undef() {
     ] {
         assert!(!text.contains(bad), "{bad} left in:\n{text}");
     }
+}
+
+const WORDS: &str = r#"
+define i64 @union_out(ptr %p) {
+  %slot = alloca double
+  store ptr %p, ptr %slot
+  %d = load double, ptr %slot
+  %w = bitcast double %d to i64
+  ret i64 %w
+}
+
+define ptr @union_in(i64 %w) {
+  %slot = alloca double
+  %d = bitcast i64 %w to double
+  store double %d, ptr %slot
+  %p = load ptr, ptr %slot
+  ret ptr %p
+}
+
+define double @number(ptr %slot) {
+  %d = load double, ptr %slot
+  %w = bitcast double %d to i64
+  %e = fadd double %d, 1.0
+  ret double %e
+}
+"#;
+
+#[test]
+fn words_moved_as_doubles_become_integer_accesses() {
+    let ctx = Context::create();
+    let m = parse_module(&ctx, WORDS.as_bytes(), "words.ll").expect("fixture parses");
+    let stats = prepare(&m);
+    m.verify()
+        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    // The union's load and store move an `i64`, which carries the
+    // pointer's capability; a double also used as a number stays one.
+    assert_eq!(stats.words_as_integers, 2);
+    let body = |n: &str| m.get_function(n).unwrap().print_to_string().to_string();
+    assert!(
+        body("union_out").contains("load i64"),
+        "{}",
+        body("union_out")
+    );
+    assert!(!body("union_out").contains("load double"));
+    assert!(
+        body("union_in").contains("store i64 %w"),
+        "{}",
+        body("union_in")
+    );
+    assert!(body("number").contains("load double"), "{}", body("number"));
 }

@@ -24,6 +24,14 @@ union cell {
     long bits;
 };
 
+/* The integer W: v + 1's address as a number parsed from text, so it
+ * carries no capability (one made from the pointer itself would carry
+ * v's, and storing it would be a pointer store). */
+__attribute__((noinline)) long number_of(long *p) {
+    char text[32];
+    snprintf(text, sizeof text, "%p", (void *)p);
+    return (long)strtoull(text, NULL, 16);
+}
 __attribute__((noinline)) void step1(union cell *c, long *v) { atomic_store(&c->ap, v); }
 __attribute__((noinline)) void step2(union cell *c, long w) { c->bits = w; }
 __attribute__((noinline)) long *step3(union cell *c) { return atomic_load(&c->ap); }
@@ -35,7 +43,7 @@ int main(void) {
     long *v = malloc(2 * sizeof(long));
     v[0] = 111;
     v[1] = 222;
-    long w = (long)(uintptr_t)(v + 1);
+    long w = number_of(v + 1);
     union cell *c = malloc(sizeof *c);
     step1(c, v);
     step2(c, w);

@@ -1,13 +1,19 @@
 /* gimso-test
  * expect: error invalid free of pointer with no capability
- * line: 19
+ * line: 25
  * native: no-asan (natively it is the same address, a valid free)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline)) uintptr_t handle_of(void *p) { return (uintptr_t)p; }
+/* The address as a number parsed from text: an integer with no pointer
+ * behind it, so no capability (one made from `p` itself would carry p's). */
+__attribute__((noinline)) uintptr_t handle_of(void *p) {
+    char text[32];
+    snprintf(text, sizeof text, "%p", p);
+    return (uintptr_t)strtoull(text, NULL, 16);
+}
 __attribute__((noinline)) void *from_handle(uintptr_t *slot) { return (void *)*slot; }
 
 int main(void) {

@@ -11,7 +11,7 @@ use gimso_abi::{
 };
 
 use super::consts::Tx;
-use super::layout::has_ptr;
+use super::layout::{cc_carries, is_word_int};
 use super::ll::{Ll, T, V};
 use super::runtime::call;
 
@@ -57,9 +57,12 @@ pub fn write_buffers(ll: &Ll, thread: V, bytes: u64) -> (V, V) {
 }
 
 /// Reads a value of `ty` from CC buffer offset `off`.
+/// A value of a type [`cc_carries`] comes with its capability words: a
+/// 64-bit integer's as an integer (the capability's address), so the
+/// capability value always has the value's own type.
 pub fn read_value(ll: &Ll, ty: T, payload: V, caps: V, off: u64) -> Tx {
     let int = ll.load(ty, ll.gep_i8c(payload, off), 8);
-    if !has_ptr(ll, ty) {
+    if !cc_carries(ll, ty) {
         return Tx::plain(int);
     }
     Tx {
@@ -71,10 +74,11 @@ pub fn read_value(ll: &Ll, ty: T, payload: V, caps: V, off: u64) -> Tx {
 fn read_caps(ll: &Ll, ty: T, caps: V, off: u64) -> V {
     match ll.kind(ty) {
         LLVMTypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
+        _ if is_word_int(ll, ty) => ll.load(ty, ll.gep_i8c(caps, off), 8),
         LLVMTypeKind::LLVMStructTypeKind => {
             let mut acc = ll.zero(ty);
             for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
-                if !has_ptr(ll, f) {
+                if !cc_carries(ll, f) {
                     continue;
                 }
                 let fo = ll.field_offset(ty, i as u32);
@@ -118,9 +122,12 @@ fn write_caps(ll: &Ll, ty: T, c: V, caps: V, off: u64) {
         LLVMTypeKind::LLVMPointerTypeKind => {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
+        _ if is_word_int(ll, ty) => {
+            ll.store(c, ll.gep_i8c(caps, off), 8);
+        }
         LLVMTypeKind::LLVMStructTypeKind => {
             for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
-                if !has_ptr(ll, f) {
+                if !cc_carries(ll, f) {
                     continue;
                 }
                 let fo = ll.field_offset(ty, i as u32);

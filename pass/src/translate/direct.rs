@@ -6,7 +6,8 @@
 //! - A function `f` of type `S` defined here (not variadic, no `byval`
 //!   parameter) gets its body as `gimso.fd.f.H`, `H` a hash of `S`, with
 //!   type `{i64 exception, R, R-capability} (ptr thread, a0, a0-capability,
-//!   …)` (capability slots only for types that hold pointers). Its generic
+//!   …)` (capability slots only for types that hold pointers or 64-bit
+//!   integers: [`cc_carries`]). Its generic
 //!   entry `gimso.fn.f` stays the semantic reference: it checks the
 //!   argument size, reads the buffers, calls the body and writes the result.
 //! - A call whose function type is exactly `S` calls `gimso.fd.f.H`. The
@@ -38,7 +39,7 @@ use gimso_abi::SYMBOL_DIRECT_PREFIX;
 use super::ModTx;
 use super::buffers;
 use super::consts::Tx;
-use super::layout::{cc_layout, has_ptr, ret_bytes};
+use super::layout::{cc_carries, cc_layout, ret_bytes};
 use super::ll::{Ll, T, V};
 use super::runtime::{call, entry_type};
 
@@ -68,7 +69,7 @@ pub fn direct_type(ll: &Ll, fnty: T) -> T {
     let mut params = vec![ll.ptr()];
     for p in ll.fn_params(fnty) {
         params.push(p);
-        if has_ptr(ll, p) {
+        if cc_carries(ll, p) {
             params.push(p);
         }
     }
@@ -81,7 +82,7 @@ fn direct_ret_type(ll: &Ll, fnty: T) -> T {
     let ret = ll.fn_ret(fnty);
     if ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
         ll.struct_ty(&[ll.i64()])
-    } else if has_ptr(ll, ret) {
+    } else if cc_carries(ll, ret) {
         ll.struct_ty(&[ll.i64(), ret, ret])
     } else {
         ll.struct_ty(&[ll.i64(), ret])
@@ -98,7 +99,7 @@ pub fn direct_result(ll: &Ll, fnty: T, exception: bool, value: Option<Tx>) -> V 
     if ll.kind(rty) != LLVMTypeKind::LLVMVoidTypeKind {
         if let Some(v) = value {
             agg = ll.insert_value(agg, v.int, 1);
-            if has_ptr(ll, rty) {
+            if cc_carries(ll, rty) {
                 let cap = v.cap.unwrap_or_else(|| ll.zero(rty));
                 agg = ll.insert_value(agg, cap, 2);
             }
@@ -115,7 +116,7 @@ pub fn direct_value(ll: &Ll, fnty: T, r: V) -> Option<Tx> {
     }
     Some(Tx {
         int: ll.extract_value(r, 1),
-        cap: has_ptr(ll, rty).then(|| ll.extract_value(r, 2)),
+        cap: cc_carries(ll, rty).then(|| ll.extract_value(r, 2)),
     })
 }
 
@@ -125,7 +126,7 @@ pub fn direct_args(ll: &Ll, fnty: T, thread: V, args: &[Tx]) -> Vec<V> {
     let mut out = vec![thread];
     for (&ty, t) in ll.fn_params(fnty).iter().zip(args) {
         out.push(t.int);
-        if has_ptr(ll, ty) {
+        if cc_carries(ll, ty) {
             out.push(t.cap.unwrap_or_else(|| ll.zero(ty)));
         }
     }
@@ -139,7 +140,7 @@ pub fn direct_params(ll: &Ll, f: V, fnty: T) -> Vec<Tx> {
     let mut out = Vec::new();
     for ty in ll.fn_params(fnty) {
         let int = ll.param(f, k);
-        let cap = has_ptr(ll, ty).then(|| ll.param(f, k + 1));
+        let cap = cc_carries(ll, ty).then(|| ll.param(f, k + 1));
         k += if cap.is_some() { 2 } else { 1 };
         out.push(Tx { int, cap });
     }
@@ -153,11 +154,15 @@ pub fn direct_symbol(ll: &Ll, name: &str, fnty: T) -> String {
     format!("{SYMBOL_DIRECT_PREFIX}{name}.{h:016x}")
 }
 
-/// 64-bit FNV-1a of the text of function type `fnty`, never 0 (a function
+/// 64-bit FNV-1a of the ABI version and the text of function type `fnty`, never 0 (a function
 /// object's hash word is 0 when it has no direct body).
 pub fn type_hash(ll: &Ll, fnty: T) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in ll.type_string(fnty).bytes() {
+    // The ABI version first: objects compiled for another register
+    // convention never bind to these bodies (their calls take the
+    // generic entry, whose checks hold across versions).
+    let abi = format!("abi{}:", gimso_abi::ABI_VERSION);
+    for b in abi.bytes().chain(ll.type_string(fnty).bytes()) {
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
     h.max(1)

@@ -16,7 +16,10 @@ use gimso_abi::{
 
 use super::ModTx;
 use super::consts::{GlobalTx, Tx};
-use super::layout::{CcLayout, cc_layout, has_ptr, required_align, ret_bytes};
+use super::layout::{
+    CcLayout, aggregate_carries, cc_carries, cc_layout, has_ptr, is_word_int, required_align,
+    ret_bytes,
+};
 use super::ll::{B, Ll, M, T, V};
 use super::runtime::{call, entry_type};
 use super::{buffers, direct};
@@ -73,6 +76,14 @@ struct FnTx<'a, 'b, 'ctx> {
     needed_loads: HashSet<V>,
     /// Their capabilities, once read.
     load_caps: HashMap<V, V>,
+    /// Old value that crossed a call (parameter, call result, field
+    /// extracted from one) of a type holding 64-bit integers → the
+    /// capability words it came with, a value of its own type.
+    boundary_caps: HashMap<V, V>,
+    /// The same for each 64-bit integer among them, as a pointer (made
+    /// where the value arrived: [`FnTx::int_cap`] must not emit code, it
+    /// also runs while phis are filled in after the body).
+    boundary_ptr_caps: HashMap<V, V>,
     /// Capability read from a pointer slot → where and how it was read: a
     /// store of it back to the same slot with nothing written in between
     /// is in place ([`FnTx::store_ptr_in_place`]).
@@ -193,6 +204,8 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         intcaps: HashMap::new(),
         needed_loads,
         load_caps: HashMap::new(),
+        boundary_caps: HashMap::new(),
+        boundary_ptr_caps: HashMap::new(),
         slot_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
@@ -614,6 +627,7 @@ impl FnTx<'_, '_, '_> {
             // A direct body: (value, capability?) per parameter.
             let values = direct::direct_params(ll, self.new, fnty);
             for (&p, t) in params.iter().zip(values) {
+                let t = self.boundary_in(p, t);
                 self.set(p, t);
             }
         }
@@ -672,6 +686,7 @@ impl FnTx<'_, '_, '_> {
                     t
                 }
             };
+            let t = self.boundary_in(p, t);
             self.set(p, t);
         }
     }
@@ -1152,6 +1167,13 @@ impl FnTx<'_, '_, '_> {
     }
 }
 
+/// Whether `GIMSO_EXPLAIN_INTTOPTR` is set (see
+/// [`FnTx::explain_null_inttoptr`]).
+fn explain_inttoptr() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GIMSO_EXPLAIN_INTTOPTR").is_some_and(|v| !v.is_empty()))
+}
+
 // ---- memory: values of any type at a checked address ----------------------------
 
 impl FnTx<'_, '_, '_> {
@@ -1159,7 +1181,20 @@ impl FnTx<'_, '_, '_> {
     /// their capabilities from shadow storage or atomic boxes.
     fn load_value(&mut self, ty: T, p: Tx, atomic: bool) -> Tx {
         let ll = &self.m.ll;
-        if !has_ptr(ll, ty) {
+        if !atomic && is_word_int(ll, ty) && p.cap.is_some() {
+            // A 64-bit field of an aggregate that carries capability
+            // words: the capability at rest in its word, as an integer.
+            let v = ll.load(ty, p.int, 1);
+            ll.not_header(v);
+            let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
+            let c = self.word_cap(p.int, cap);
+            let ll = &self.m.ll;
+            return Tx {
+                int: v,
+                cap: Some(ll.ptrtoint(c, ll.i64())),
+            };
+        }
+        if !has_ptr(ll, ty) && (atomic || !aggregate_carries(ll, ty)) {
             let v = ll.load(ty, p.int, 1);
             ll.not_header(v);
             return Tx::plain(v);
@@ -1244,7 +1279,23 @@ impl FnTx<'_, '_, '_> {
     /// Stores `v` (of `ty`) at `p` (already checked).
     fn store_value(&mut self, ty: T, v: Tx, p: Tx, atomic: bool) {
         let ll = &self.m.ll;
-        if !has_ptr(ll, ty) {
+        if !atomic && is_word_int(ll, ty) {
+            // A 64-bit field of an aggregate carrying capability words.
+            match v.cap {
+                Some(c) if !ll.is_null_constant(c) => {
+                    let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
+                    let vcap = ll.inttoptr(c, ll.ptr());
+                    self.store_word(p.int, pcap, v.int, vcap);
+                }
+                _ => {
+                    let s = ll.store(v.int, p.int, 1);
+                    ll.not_header(s);
+                }
+            }
+            return;
+        }
+        let carried = v.cap.is_some() && aggregate_carries(ll, ty);
+        if !has_ptr(ll, ty) && (atomic || !carried) {
             let s = ll.store(v.int, p.int, 1);
             ll.not_header(s);
             return;
@@ -1275,7 +1326,7 @@ impl FnTx<'_, '_, '_> {
                     let ll = &self.m.ll;
                     let e = Tx {
                         int: ll.extract_value(v.int, i as u32),
-                        cap: has_ptr(ll, f).then(|| ll.extract_value(vcap, i as u32)),
+                        cap: cc_carries(ll, f).then(|| ll.extract_value(vcap, i as u32)),
                     };
                     let at = Tx {
                         int: ll.gep_i8c(p.int, off),
@@ -1607,14 +1658,14 @@ impl FnTx<'_, '_, '_> {
     fn carries_cap(&self, v: V) -> bool {
         let ll = &self.m.ll;
         let ty = ll.type_of(v);
-        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.size_of(ty) != 8 {
+        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.int_width(ty) != 64 {
             return false;
         }
         if self.const_ptrtoint(v).is_some() {
             return true;
         }
         if ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
-            return false;
+            return self.boundary_caps.contains_key(&v);
         }
         // SAFETY: `v` is a live instruction of the module.
         let iv = unsafe { InstructionValue::new(v) };
@@ -1665,10 +1716,25 @@ impl FnTx<'_, '_, '_> {
 
     /// Stores the word `vint` with capability `vcap` at `addr` (already
     /// checked for an 8-byte write through `cap`): as a pointer when
-    /// `addr` is 8-aligned, else as a plain integer.
+    /// `addr` is 8-aligned and `vcap` is not null, else as a plain integer,
+    /// which leaves the capability at rest alone (the spec's integer store:
+    /// a number that crossed a call, or was copied from a word without a
+    /// capability, is stored as the number it is).
     fn store_word(&mut self, addr: V, cap: V, vint: V, vcap: V) {
-        let aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
+        if ll.is_null_constant(vcap) {
+            let s = ll.store(vint, addr, 1);
+            ll.not_header(s);
+            return;
+        }
+        let mut aligned = self.word_aligned(addr);
+        let ll = &self.m.ll;
+        if ll.value_kind(vcap) != LLVMValueKind::LLVMConstantExprValueKind
+            && ll.value_kind(vcap) != LLVMValueKind::LLVMGlobalVariableValueKind
+        {
+            let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, vcap, ll.null_ptr());
+            aligned = ll.and(aligned, has);
+        }
         let as_ptr = ll.append_block(self.new, "");
         let as_int = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
@@ -1859,7 +1925,8 @@ impl FnTx<'_, '_, '_> {
     fn tx_phi(&mut self, inst: V) {
         let ty = self.m.ll.type_of(inst);
         let int = self.m.ll.phi(ty);
-        let cap = has_ptr(&self.m.ll, ty).then(|| self.m.ll.phi(ty));
+        let carries = has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty);
+        let cap = carries.then(|| self.m.ll.phi(ty));
         let t = Tx { int, cap };
         self.phis.push((inst, t));
         self.set(inst, t);
@@ -1900,7 +1967,8 @@ impl FnTx<'_, '_, '_> {
             return self.cap(p);
         }
         if self.m.ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
-            return self.m.ll.null_ptr();
+            // A parameter: the capability its caller passed with it.
+            return self.boundary_int_cap(v);
         }
         // SAFETY: `v` is a live instruction of the module.
         let iv = unsafe { InstructionValue::new(v) };
@@ -1923,8 +1991,93 @@ impl FnTx<'_, '_, '_> {
                 .get(&l.as_value_ref())
                 .copied()
                 .unwrap_or_else(|| self.m.ll.null_ptr()),
+            Cap::Definite(Origin::Boundary(x)) => self.boundary_int_cap(x.as_value_ref()),
             _ => self.m.ll.null_ptr(),
         }
+    }
+
+    /// The capability (as a pointer) that 64-bit integer `v` brought across
+    /// a call, or null.
+    fn boundary_int_cap(&self, v: V) -> V {
+        self.boundary_ptr_caps
+            .get(&v)
+            .copied()
+            .unwrap_or_else(|| self.m.ll.null_ptr())
+    }
+
+    /// Records `c`, the capability word (an `i64`) 64-bit integer `old`
+    /// arrived with.
+    fn note_boundary_int(&mut self, old: V, c: V) {
+        let ll = &self.m.ll;
+        let p = ll.inttoptr(c, ll.ptr());
+        self.boundary_caps.insert(old, c);
+        self.boundary_ptr_caps.insert(old, p);
+    }
+
+    /// A value that crossed a call (`old`: a parameter or a call) as read
+    /// from the CC convention: the capability words of its 64-bit integers
+    /// are kept aside for the inference's `Boundary` origins; a value
+    /// without pointers goes on without a capability, as every such value.
+    fn boundary_in(&mut self, old: V, t: Tx) -> Tx {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(old);
+        match t.cap {
+            Some(c) if is_word_int(ll, ty) && ll.type_of(c) == ty => {
+                self.note_boundary_int(old, c);
+                Tx::plain(t.int)
+            }
+            _ => t,
+        }
+    }
+
+    /// A value about to cross a call (an argument or the returned value)
+    /// with the capability words of its 64-bit integers: a scalar's
+    /// inferred capability; an aggregate carries its own (built by
+    /// `insertvalue`, merged by phis and selects, or brought across a call).
+    fn boundary_out(&mut self, old: V, t: Tx) -> Tx {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(old);
+        if !is_word_int(ll, ty) {
+            return t;
+        }
+        let c = self.int_cap_word(old);
+        Tx {
+            int: t.int,
+            cap: Some(c),
+        }
+    }
+
+    /// [`FnTx::int_cap`] of 64-bit integer `v` as an integer (0 for none).
+    fn int_cap_word(&mut self, v: V) -> V {
+        let c = self.int_cap(v);
+        let ll = &self.m.ll;
+        if ll.is_null_constant(c) {
+            ll.i64c(0)
+        } else {
+            ll.ptrtoint(c, ll.i64())
+        }
+    }
+
+    /// After `extractvalue` `inst`: a 64-bit integer field of an aggregate
+    /// that carries capabilities keeps that field's capability word.
+    fn extract_boundary_cap(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        if ll.opcode(inst) != LLVMOpcode::LLVMExtractValue
+            || ll.indices(inst).len() != 1
+            || !is_word_int(ll, ll.type_of(inst))
+        {
+            return;
+        }
+        let agg = ll.operand(inst, 0);
+        let agg_ty = ll.type_of(agg);
+        let Some(c) = self.tx(agg).cap else { return };
+        let ll = &self.m.ll;
+        if ll.type_of(c) != agg_ty || ll.kind(agg_ty) != LLVMTypeKind::LLVMStructTypeKind {
+            return;
+        }
+        let i = ll.indices(inst)[0];
+        let f = ll.extract_value(c, i);
+        self.note_boundary_int(inst, f);
     }
 
     /// `ptrtoint` under exposed provenance: marks the object of `p` as
@@ -1956,6 +2109,9 @@ impl FnTx<'_, '_, '_> {
         let int = self.m.ll.inttoptr(t.int, ty);
         let cap = if self.m.ll.is_ptr(ty) {
             let inferred = self.int_cap(src);
+            if self.m.ll.is_null_constant(inferred) && explain_inttoptr() {
+                self.explain_null_inttoptr(inst, src);
+            }
             if self.m.options.exposed_provenance {
                 let ll = &self.m.ll;
                 let addr = ll.int_cast(t.int, ll.i64());
@@ -1975,6 +2131,34 @@ impl FnTx<'_, '_, '_> {
         );
     }
 
+    /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr why an `inttoptr` of a
+    /// non-constant gets the null capability (a debugging aid for programs
+    /// that lose a pointer's capability through integers).
+    fn explain_null_inttoptr(&self, inst: V, src: V) {
+        let ll = &self.m.ll;
+        if ll.value_kind(src) != LLVMValueKind::LLVMInstructionValueKind
+            && !self.boundary_caps.contains_key(&src)
+            && ll.value_kind(src) != LLVMValueKind::LLVMArgumentValueKind
+        {
+            return;
+        }
+        // SAFETY: `inst` is a live instruction of the module.
+        let old = unsafe { InstructionValue::new(inst) };
+        let why = match ll.value_kind(src) {
+            LLVMValueKind::LLVMInstructionValueKind => {
+                // SAFETY: `src` is a live instruction of the module.
+                let s = unsafe { InstructionValue::new(src) };
+                format!("{:?} ({:?})", self.inference.cap(s), s.get_opcode())
+            }
+            _ => "a parameter without a capability".to_string(),
+        };
+        let at = match Location::of_instruction(old).source {
+            Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
+            None => "(no location)".to_string(),
+        };
+        eprintln!("gimso-cc: note: {at}: inttoptr gets the null capability: {why}");
+    }
+
     fn tx_select(&mut self, inst: V) {
         let ll = &self.m.ll;
         let (c, a, b) = (
@@ -1986,7 +2170,7 @@ impl FnTx<'_, '_, '_> {
         let (tc, ta, tb) = (self.tx(c), self.tx(a), self.tx(b));
         let ll = &self.m.ll;
         let int = ll.select(tc.int, ta.int, tb.int);
-        let cap = if has_ptr(ll, ty) {
+        let cap = if has_ptr(ll, ty) || aggregate_carries(ll, ty) {
             let ca = self.cap(a);
             let cb = self.cap(b);
             Some(self.m.ll.select(tc.int, ca, cb))
@@ -2019,7 +2203,7 @@ impl FnTx<'_, '_, '_> {
             ops.push((o, t));
         }
         self.m.ll.insert(int);
-        let cap = if has_ptr(&self.m.ll, ty) {
+        let cap = if has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty) {
             let c = self.m.ll.clone_inst(inst);
             use LLVMOpcode::*;
             let op = self.m.ll.opcode(inst);
@@ -2027,6 +2211,12 @@ impl FnTx<'_, '_, '_> {
                 let is_index = matches!((op, i), (LLVMExtractElement, 1) | (LLVMInsertElement, 2));
                 let v = if is_index {
                     t.int
+                } else if op == LLVMInsertValue
+                    && i == 1
+                    && is_word_int(&self.m.ll, self.m.ll.type_of(o))
+                {
+                    // A 64-bit integer field: its inferred capability.
+                    self.int_cap_word(o)
                 } else {
                     t.cap
                         .unwrap_or_else(|| self.m.ll.zero(self.m.ll.type_of(o)))
@@ -2039,6 +2229,7 @@ impl FnTx<'_, '_, '_> {
             None
         };
         self.set(inst, Tx { int, cap });
+        self.extract_boundary_cap(inst);
     }
 
     fn tx_alloca(&mut self, inst: V) {
@@ -2094,7 +2285,7 @@ impl FnTx<'_, '_, '_> {
     /// is a word of a private stack slot with capabilities.
     fn stack_int_word(&self, int: V, ty: T) -> Option<V> {
         let ll = &self.m.ll;
-        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.size_of(ty) != 8 {
+        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.int_width(ty) != 64 {
             return None;
         }
         let (_, sc, off) = self.stack_root(int)?;
@@ -2250,7 +2441,8 @@ impl FnTx<'_, '_, '_> {
             );
             return;
         }
-        if !has_ptr(&self.m.ll, ty) {
+        let carried = !atomic && !volatile && aggregate_carries(&self.m.ll, ty);
+        if !has_ptr(&self.m.ll, ty) && !carried {
             let ll = &self.m.ll;
             let v = ll.load(ty, p.int, align as u32);
             ll.not_header(v);
@@ -2345,7 +2537,8 @@ impl FnTx<'_, '_, '_> {
             self.store_word(p.int, pcap, v.int, vcap);
             return;
         }
-        if !has_ptr(&self.m.ll, ty) {
+        let carried = !atomic && !volatile && v.cap.is_some() && aggregate_carries(&self.m.ll, ty);
+        if !has_ptr(&self.m.ll, ty) && !carried {
             let ll = &self.m.ll;
             let s = ll.store(v.int, p.int, align as u32);
             ll.not_header(s);
@@ -2666,7 +2859,8 @@ impl FnTx<'_, '_, '_> {
         for i in 0..nargs {
             let a = self.m.ll.operand(inst, i);
             let t = self.tx(a);
-            args.push(self.escaped_stack_arg(t));
+            let t = self.escaped_stack_arg(t);
+            args.push(self.boundary_out(a, t));
         }
         // A weak declaration may be null: called through its pointer, so
         // the call check reports a call of an undefined one.
@@ -2882,6 +3076,7 @@ impl FnTx<'_, '_, '_> {
     /// normal destination.
     fn finish_call(&mut self, inst: V, t: Option<Tx>) {
         if let Some(t) = t {
+            let t = self.boundary_in(inst, t);
             self.set(inst, t);
         }
         if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
@@ -2994,6 +3189,7 @@ impl FnTx<'_, '_, '_> {
         let ty = ll.type_of(v);
         let bytes = ret_bytes(ll, ty);
         let t = self.tx(v);
+        let t = self.boundary_out(v, t);
         if self.arg_bytes.is_none() {
             self.pop_frame();
             self.return_with(false, Some(t));

@@ -17,6 +17,35 @@ pub fn has_ptr(ll: &Ll, ty: T) -> bool {
     }
 }
 
+/// Whether `ty` is a 64-bit integer: the type clang's x86-64 calling
+/// convention gives a union or small struct holding a pointer (QuickJS's
+/// `JSValue`), so across calls it travels with a capability word.
+pub fn is_word_int(ll: &Ll, ty: T) -> bool {
+    ll.kind(ty) == LLVMTypeKind::LLVMIntegerTypeKind && ll.int_width(ty) == 64
+}
+
+/// Whether values of `ty` pass capability words across calls (CC buffers
+/// and direct entries): they hold pointers or 64-bit integers (directly,
+/// or as fields of structs and elements of arrays).
+pub fn cc_carries(ll: &Ll, ty: T) -> bool {
+    match ll.kind(ty) {
+        LLVMTypeKind::LLVMStructTypeKind => ll.struct_fields(ty).iter().any(|&f| cc_carries(ll, f)),
+        LLVMTypeKind::LLVMArrayTypeKind => cc_carries(ll, ll.elem_ty(ty)),
+        _ => has_ptr(ll, ty) || is_word_int(ll, ty),
+    }
+}
+
+/// Whether `ty` is a struct or array that [`cc_carries`]: its values carry
+/// a capability value of their own type through the translation (phis,
+/// selects, `insertvalue`), the fields that are 64-bit integers holding
+/// their capabilities as integers.
+pub fn aggregate_carries(ll: &Ll, ty: T) -> bool {
+    matches!(
+        ll.kind(ty),
+        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
+    ) && cc_carries(ll, ty)
+}
+
 /// Whether an access of `ty` must be aligned (pointers and vectors; an
 /// aggregate if any member must be), and to what.
 pub fn required_align(ll: &Ll, ty: T, ir_align: u32) -> u64 {

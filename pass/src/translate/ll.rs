@@ -419,6 +419,20 @@ impl Ll {
         // SAFETY: `g` is a global value.
         unsafe { LLVMIsDeclaration(g) != 0 }
     }
+    /// The indices of an `extractvalue` or `insertvalue` instruction.
+    pub fn indices(&self, inst: V) -> Vec<u32> {
+        use inkwell::llvm_sys::core::{LLVMGetIndices, LLVMGetNumIndices};
+        // SAFETY: `inst` is an extractvalue/insertvalue instruction, whose
+        // index array holds LLVMGetNumIndices entries.
+        unsafe {
+            let n = LLVMGetNumIndices(inst) as usize;
+            let p = LLVMGetIndices(inst);
+            if n == 0 || p.is_null() {
+                return Vec::new();
+            }
+            std::slice::from_raw_parts(p, n).to_vec()
+        }
+    }
     /// Whether `v` is the constant null (or all-zero) value.
     pub fn is_null_constant(&self, v: V) -> bool {
         // SAFETY: live value.
