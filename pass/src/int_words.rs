@@ -10,7 +10,12 @@
 //! Here, as instcombine does at `-O1` and up:
 //! - a non-atomic `load` of a 64-bit non-integer scalar whose every use is
 //!   a `bitcast` to `i64` becomes a `load i64`;
-//! - a non-atomic `store` of `bitcast i64 %x to T` stores `%x` itself.
+//! - a non-atomic `store` of `bitcast i64 %x to T` stores `%x` itself;
+//! - at `-O2`, SROA leaves such a union as `double` loads merged by phis
+//!   and selects, cast to `i64` only where the pointer is used: every web
+//!   of `double` loads, phis and selects that reaches such a cast is
+//!   rebuilt as `i64`s ([`integer_webs`]), with a cast back for a use that
+//!   needs the `double`.
 //!
 //! The bytes moved are the same; the word now travels as an integer, which
 //! carries its capability (see the `inttoptr` module).
@@ -18,14 +23,17 @@
 use inkwell::context::AsContextRef;
 use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::llvm_sys::core::{
-    LLVMBuildLoad2, LLVMCreateBuilderInContext, LLVMDisposeBuilder, LLVMGetAlignment,
-    LLVMGetFirstUse, LLVMGetInstructionOpcode, LLVMGetNextUse, LLVMGetOperand, LLVMGetOrdering,
-    LLVMGetTypeKind, LLVMGetUser, LLVMGetVolatile, LLVMInstructionEraseFromParent,
+    LLVMAddIncoming, LLVMBuildBitCast, LLVMBuildLoad2, LLVMBuildPhi, LLVMBuildSelect,
+    LLVMCountIncoming, LLVMCreateBuilderInContext, LLVMDisposeBuilder, LLVMGetAlignment,
+    LLVMGetBasicBlockTerminator, LLVMGetFirstInstruction, LLVMGetFirstUse, LLVMGetIncomingBlock,
+    LLVMGetIncomingValue, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
+    LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands, LLVMGetOperand, LLVMGetOrdering,
+    LLVMGetPoison, LLVMGetTypeKind, LLVMGetUser, LLVMGetVolatile, LLVMInstructionEraseFromParent,
     LLVMInt64TypeInContext, LLVMIsAInstruction, LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith,
     LLVMSetAlignment, LLVMSetOperand, LLVMSetVolatile, LLVMTypeOf,
 };
 use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
-use inkwell::llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMTypeRef, LLVMValueRef};
 use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue};
 
@@ -130,4 +138,294 @@ unsafe fn casts_to(v: LLVMValueRef, to: LLVMTypeRef) -> Option<Vec<LLVMValueRef>
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// Webs of `double` phis, selects and loads that some `bitcast` turns into
+/// an `i64`: after SROA a union `{ double }` holding a pointer (QuickJS's
+/// `JSValue` on the interpreter's paths) is loaded, merged by phis and
+/// only then cast to the integer that becomes a pointer. Each such web is
+/// rebuilt as `i64` phis, selects and loads (so the inference follows the
+/// word and its capability); a use that needs the `double` gets a
+/// `bitcast` back. Returns how many values were rebuilt.
+pub fn integer_webs(f: FunctionValue<'_>) -> usize {
+    let Some(first) = f.get_first_basic_block() else {
+        return 0;
+    };
+    let ctx = first.get_context().as_ctx_ref();
+    // SAFETY: every value touched is a live instruction of `f` until it is
+    // erased at the end, after all its uses were replaced; the builder is
+    // made in `f`'s context and disposed here.
+    unsafe {
+        let i64_ty = LLVMInt64TypeInContext(ctx);
+        let mut seeds = Vec::new();
+        for block in f.get_basic_blocks() {
+            for inst in block.get_instructions() {
+                let raw = inst.as_value_ref();
+                if LLVMGetInstructionOpcode(raw) == LLVMOpcode::LLVMBitCast
+                    && LLVMTypeOf(raw) == i64_ty
+                {
+                    let src = LLVMGetOperand(raw, 0);
+                    if web_member(src) {
+                        seeds.push(src);
+                    }
+                }
+            }
+        }
+        if seeds.is_empty() {
+            return 0;
+        }
+        let web = grow_web(seeds);
+        let builder = LLVMCreateBuilderInContext(ctx);
+        let n = rebuild_web(builder, i64_ty, &web);
+        LLVMDisposeBuilder(builder);
+        n
+    }
+}
+
+/// Whether `v` can be rebuilt as an `i64`: a `double` phi, select or
+/// non-atomic load.
+///
+/// # Safety
+/// `v` is a live value.
+unsafe fn web_member(v: LLVMValueRef) -> bool {
+    // SAFETY: as the caller promises; accessors match the opcode.
+    unsafe {
+        if LLVMIsAInstruction(v).is_null() || !float_word(LLVMTypeOf(v)) {
+            return false;
+        }
+        match LLVMGetInstructionOpcode(v) {
+            LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect => true,
+            LLVMOpcode::LLVMLoad => plain(v),
+            _ => false,
+        }
+    }
+}
+
+/// The members connected to `seeds` through phi and select operands and
+/// users, in a deterministic order.
+///
+/// # Safety
+/// The seeds are live members.
+unsafe fn grow_web(seeds: Vec<LLVMValueRef>) -> Vec<LLVMValueRef> {
+    let mut seen = std::collections::HashSet::new();
+    let mut order = Vec::new();
+    let mut work = seeds;
+    // SAFETY: as the caller promises; every value reached is live.
+    unsafe {
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            order.push(v);
+            for o in data_operands(v) {
+                if web_member(o) {
+                    work.push(o);
+                }
+            }
+            let mut u = LLVMGetFirstUse(v);
+            while !u.is_null() {
+                let user = LLVMGetUser(u);
+                let merges = matches!(
+                    LLVMGetInstructionOpcode(user),
+                    LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect
+                );
+                if merges && web_member(user) {
+                    work.push(user);
+                }
+                u = LLVMGetNextUse(u);
+            }
+        }
+    }
+    order
+}
+
+/// A phi's incoming values, a select's two data operands, nothing for a load.
+///
+/// # Safety
+/// `v` is a live member.
+unsafe fn data_operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    // SAFETY: as the caller promises.
+    unsafe {
+        match LLVMGetInstructionOpcode(v) {
+            LLVMOpcode::LLVMPHI => (0..LLVMCountIncoming(v))
+                .map(|i| LLVMGetIncomingValue(v, i))
+                .collect(),
+            LLVMOpcode::LLVMSelect => vec![LLVMGetOperand(v, 1), LLVMGetOperand(v, 2)],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Rebuilds `web` as `i64`s (see [`integer_webs`]); returns its size.
+///
+/// # Safety
+/// `web` holds live members of one function; `builder` is in its context.
+unsafe fn rebuild_web(builder: LLVMBuilderRef, i64_ty: LLVMTypeRef, web: &[LLVMValueRef]) -> usize {
+    use std::collections::HashMap;
+    let members: std::collections::HashSet<_> = web.iter().copied().collect();
+    let mut new: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+    // SAFETY: as the caller promises; new instructions are made next to
+    // the ones they replace, and old members are erased only after every
+    // use of them is gone.
+    unsafe {
+        // Phis and loads first: selects and phi inputs refer to them.
+        for &v in web {
+            LLVMPositionBuilderBefore(builder, v);
+            let n = match LLVMGetInstructionOpcode(v) {
+                LLVMOpcode::LLVMPHI => LLVMBuildPhi(builder, i64_ty, c"".as_ptr()),
+                LLVMOpcode::LLVMLoad => {
+                    let l = LLVMBuildLoad2(builder, i64_ty, LLVMGetOperand(v, 0), c"".as_ptr());
+                    LLVMSetAlignment(l, LLVMGetAlignment(v));
+                    LLVMSetVolatile(l, LLVMGetVolatile(v));
+                    l
+                }
+                _ => continue,
+            };
+            LLVMInstructionSetDebugLoc(n, LLVMInstructionGetDebugLoc(v));
+            new.insert(v, n);
+        }
+        // Selects, each once its member operands exist (no cycles without
+        // a phi, which exists already).
+        let mut pending: Vec<_> = web
+            .iter()
+            .copied()
+            .filter(|v| LLVMGetInstructionOpcode(*v) == LLVMOpcode::LLVMSelect)
+            .collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            pending.retain(|&v| {
+                let (a, b) = (LLVMGetOperand(v, 1), LLVMGetOperand(v, 2));
+                let ready = |x| !members.contains(&x) || new.contains_key(&x);
+                if !(ready(a) && ready(b)) {
+                    return true;
+                }
+                LLVMPositionBuilderBefore(builder, v);
+                let ia = as_int(builder, i64_ty, a, &new);
+                let ib = as_int(builder, i64_ty, b, &new);
+                let s = LLVMBuildSelect(builder, LLVMGetOperand(v, 0), ia, ib, c"".as_ptr());
+                LLVMInstructionSetDebugLoc(s, LLVMInstructionGetDebugLoc(v));
+                new.insert(v, s);
+                false
+            });
+            if pending.len() == before {
+                // Cannot happen in valid SSA; leave the web alone.
+                break;
+            }
+        }
+        // Phi inputs: a leaf is cast at the end of its incoming block, once
+        // per block (a switch may list the same block twice).
+        let mut cast_in: HashMap<(LLVMValueRef, LLVMBasicBlockRef), LLVMValueRef> = HashMap::new();
+        for &v in web {
+            if LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMPHI {
+                continue;
+            }
+            let n = new[&v];
+            for i in 0..LLVMCountIncoming(v) {
+                let (x, mut b) = (LLVMGetIncomingValue(v, i), LLVMGetIncomingBlock(v, i));
+                let val = if let Some(&m) = new.get(&x) {
+                    m
+                } else if let Some(&c) = cast_in.get(&(x, b)) {
+                    c
+                } else {
+                    LLVMPositionBuilderBefore(builder, LLVMGetBasicBlockTerminator(b));
+                    let c = as_int(builder, i64_ty, x, &new);
+                    cast_in.insert((x, b), c);
+                    c
+                };
+                let mut val = val;
+                LLVMAddIncoming(n, &mut val, &mut b, 1);
+            }
+        }
+        // Uses of the old members: integer casts take the new word, stores
+        // store it, anything else gets the double back.
+        for &v in web {
+            let n = new[&v];
+            let mut uses = Vec::new();
+            let mut u = LLVMGetFirstUse(v);
+            while !u.is_null() {
+                uses.push(LLVMGetUser(u));
+                u = LLVMGetNextUse(u);
+            }
+            let mut back = None;
+            for user in uses {
+                if members.contains(&user) {
+                    continue;
+                }
+                match LLVMGetInstructionOpcode(user) {
+                    LLVMOpcode::LLVMBitCast if LLVMTypeOf(user) == i64_ty => {
+                        LLVMReplaceAllUsesWith(user, n);
+                        LLVMInstructionEraseFromParent(user);
+                    }
+                    LLVMOpcode::LLVMStore if LLVMGetOperand(user, 0) == v && plain(user) => {
+                        LLVMSetOperand(user, 0, n);
+                    }
+                    _ => {
+                        let d = *back.get_or_insert_with(|| {
+                            if LLVMGetInstructionOpcode(n) == LLVMOpcode::LLVMPHI {
+                                let block = LLVMGetInstructionParent(n);
+                                LLVMPositionBuilderBefore(builder, first_non_phi(block));
+                            } else {
+                                LLVMPositionBuilderBefore(builder, v);
+                            }
+                            LLVMBuildBitCast(builder, n, LLVMTypeOf(v), c"".as_ptr())
+                        });
+                        for k in 0..LLVMGetNumOperands(user).max(0) as u32 {
+                            if LLVMGetOperand(user, k) == v {
+                                LLVMSetOperand(user, k, d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The old members now only use each other.
+        for &v in web {
+            LLVMReplaceAllUsesWith(v, LLVMGetPoison(LLVMTypeOf(v)));
+        }
+        for &v in web {
+            LLVMInstructionEraseFromParent(v);
+        }
+    }
+    web.len()
+}
+
+/// `x` as an `i64` at the builder's position: a member's rebuilt word,
+/// the source of a `bitcast` from `i64`, or a new `bitcast`.
+///
+/// # Safety
+/// `x` is a live `double` value; `builder` is positioned in its function.
+unsafe fn as_int(
+    builder: LLVMBuilderRef,
+    i64_ty: LLVMTypeRef,
+    x: LLVMValueRef,
+    new: &std::collections::HashMap<LLVMValueRef, LLVMValueRef>,
+) -> LLVMValueRef {
+    if let Some(&n) = new.get(&x) {
+        return n;
+    }
+    // SAFETY: as the caller promises.
+    unsafe {
+        if !LLVMIsAInstruction(x).is_null()
+            && LLVMGetInstructionOpcode(x) == LLVMOpcode::LLVMBitCast
+            && LLVMTypeOf(LLVMGetOperand(x, 0)) == i64_ty
+        {
+            return LLVMGetOperand(x, 0);
+        }
+        LLVMBuildBitCast(builder, x, i64_ty, c"".as_ptr())
+    }
+}
+
+/// The first instruction of `block` that is not a phi.
+///
+/// # Safety
+/// `block` is a live block with a terminator.
+unsafe fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
+    // SAFETY: as the caller promises.
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(block);
+        while LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMPHI {
+            i = LLVMGetNextInstruction(i);
+        }
+        i
+    }
 }

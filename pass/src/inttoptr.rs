@@ -136,8 +136,8 @@ impl<'ctx> CapInference<'ctx> {
                 } else {
                     match (self.weak(a, &mut 0), self.weak(b, &mut 0)) {
                         (true, false) => other,
-                        (false, true) => current,
-                        _ => Cap::Top,
+                        (false, true) | (true, true) => current,
+                        (false, false) => Cap::Top,
                     }
                 }
             }
@@ -159,7 +159,9 @@ impl<'ctx> CapInference<'ctx> {
     /// null capability, as most such integers are numbers. Combined with a
     /// pointer's own capability (`p + get_offset()`, the spec's example),
     /// the pointer's wins; the spec would give the null one, since the
-    /// call's result had none. Either is sound: both flowed into the value.
+    /// call's result had none. Two weak ones (halves of one union result
+    /// merged on different paths) keep the first. Any choice is sound:
+    /// each flowed into the value.
     fn weak(&self, o: Origin<'ctx>, visited: &mut usize) -> bool {
         match o {
             Origin::Boundary(_) => true,
