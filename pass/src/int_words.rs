@@ -1,4 +1,5 @@
-//! Words moved as floating-point values become integer accesses.
+//! Words moved as floating-point values or vector lanes become integer
+//! accesses.
 //!
 //! clang types `union { int32_t i; double d; void *p; }` as `{ double }`
 //! and passes it as an `i64`. Without instcombine (`-O0`, where the driver
@@ -15,7 +16,11 @@
 //!   and selects, cast to `i64` only where the pointer is used: every web
 //!   of `double` loads, phis and selects that reaches such a cast is
 //!   rebuilt as `i64`s ([`integer_webs`]), with a cast back for a use that
-//!   needs the `double`.
+//!   needs the `double`;
+//! - a store of a vector of 2 to 4 `i64`s built from words (the SLP
+//!   vectoriser pairs a union word with its tag, or copies a pair through
+//!   a vector load) is split into word stores, each of the scalar it was
+//!   built from ([`scalar_word_stores`]).
 //!
 //! The bytes moved are the same; the word now travels as an integer, which
 //! carries its capability (see the `inttoptr` module).
@@ -23,14 +28,16 @@
 use inkwell::context::AsContextRef;
 use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::llvm_sys::core::{
-    LLVMAddIncoming, LLVMBuildBitCast, LLVMBuildLoad2, LLVMBuildPhi, LLVMBuildSelect,
+    LLVMAddIncoming, LLVMBuildBitCast, LLVMBuildExtractElement, LLVMBuildGEP2, LLVMBuildLoad2,
+    LLVMBuildPhi, LLVMBuildSelect, LLVMBuildStore, LLVMConstInt, LLVMConstIntGetZExtValue,
     LLVMCountIncoming, LLVMCreateBuilderInContext, LLVMDisposeBuilder, LLVMGetAlignment,
-    LLVMGetBasicBlockTerminator, LLVMGetFirstInstruction, LLVMGetFirstUse, LLVMGetIncomingBlock,
-    LLVMGetIncomingValue, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
+    LLVMGetBasicBlockTerminator, LLVMGetElementType, LLVMGetFirstInstruction, LLVMGetFirstUse,
+    LLVMGetIncomingBlock, LLVMGetIncomingValue, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
     LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands, LLVMGetOperand, LLVMGetOrdering,
-    LLVMGetPoison, LLVMGetTypeKind, LLVMGetUser, LLVMGetVolatile, LLVMInstructionEraseFromParent,
-    LLVMInt64TypeInContext, LLVMIsAInstruction, LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith,
-    LLVMSetAlignment, LLVMSetOperand, LLVMSetVolatile, LLVMTypeOf,
+    LLVMGetPoison, LLVMGetTypeKind, LLVMGetUser, LLVMGetVectorSize, LLVMGetVolatile,
+    LLVMInstructionEraseFromParent, LLVMInt8TypeInContext, LLVMInt32TypeInContext,
+    LLVMInt64TypeInContext, LLVMIsAConstantInt, LLVMIsAInstruction, LLVMPositionBuilderBefore,
+    LLVMReplaceAllUsesWith, LLVMSetAlignment, LLVMSetOperand, LLVMSetVolatile, LLVMTypeOf,
 };
 use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMTypeRef, LLVMValueRef};
@@ -427,5 +434,146 @@ unsafe fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
             i = LLVMGetNextInstruction(i);
         }
         i
+    }
+}
+
+/// Stores of `<N x i64>` vectors made of words (the SLP vectoriser pairs a
+/// union word and its tag, QuickJS's `JSValue` copies): stored lane by lane
+/// as `i64`s, each taken from the `insertelement` or the (also split)
+/// vector load that made it, so each word brings its capability. Returns
+/// how many stores were split.
+pub fn scalar_word_stores(f: FunctionValue<'_>) -> usize {
+    let Some(first) = f.get_first_basic_block() else {
+        return 0;
+    };
+    let ctx = first.get_context().as_ctx_ref();
+    let mut changed = 0;
+    // SAFETY: instructions touched are live in `f`; a store is erased only
+    // after its replacement is in place, a vector load only once unused;
+    // the builder is made in `f`'s context and disposed below.
+    unsafe {
+        let i64_ty = LLVMInt64TypeInContext(ctx);
+        let i8_ty = LLVMInt8TypeInContext(ctx);
+        let builder = LLVMCreateBuilderInContext(ctx);
+        for block in f.get_basic_blocks() {
+            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
+            for raw in insts {
+                if LLVMGetInstructionOpcode(raw) != LLVMOpcode::LLVMStore
+                    || !plain(raw)
+                    || LLVMGetVolatile(raw) != 0
+                {
+                    continue;
+                }
+                let v = LLVMGetOperand(raw, 0);
+                let Some(n) = word_lanes(LLVMTypeOf(v), i64_ty) else {
+                    continue;
+                };
+                let mut lanes = vec![None; n as usize];
+                resolve_lanes(builder, i64_ty, i8_ty, v, &mut lanes);
+                if !lanes
+                    .iter()
+                    .flatten()
+                    .any(|l| !LLVMIsAInstruction(*l).is_null())
+                {
+                    continue;
+                }
+                LLVMPositionBuilderBefore(builder, raw);
+                let ptr = LLVMGetOperand(raw, 1);
+                let align = LLVMGetAlignment(raw);
+                for (k, lane) in lanes.iter().enumerate() {
+                    let val = match lane {
+                        Some(l) => *l,
+                        None => LLVMBuildExtractElement(
+                            builder,
+                            v,
+                            LLVMConstInt(LLVMInt32TypeInContext(ctx), k as u64, 0),
+                            c"".as_ptr(),
+                        ),
+                    };
+                    let mut off = LLVMConstInt(i64_ty, 8 * k as u64, 0);
+                    let at = LLVMBuildGEP2(builder, i8_ty, ptr, &mut off, 1, c"".as_ptr());
+                    let s = LLVMBuildStore(builder, val, at);
+                    LLVMSetAlignment(s, if k == 0 { align } else { align.min(8) });
+                    LLVMInstructionSetDebugLoc(s, LLVMInstructionGetDebugLoc(raw));
+                }
+                LLVMInstructionEraseFromParent(raw);
+                if !LLVMIsAInstruction(v).is_null()
+                    && LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMLoad
+                    && LLVMGetFirstUse(v).is_null()
+                {
+                    LLVMInstructionEraseFromParent(v);
+                }
+                changed += 1;
+            }
+        }
+        LLVMDisposeBuilder(builder);
+    }
+    changed
+}
+
+/// The lane count of `ty` if it is a vector of 2 to 4 `i64`s.
+///
+/// # Safety
+/// `ty` is a live type.
+unsafe fn word_lanes(ty: LLVMTypeRef, i64_ty: LLVMTypeRef) -> Option<u32> {
+    // SAFETY: as the caller promises.
+    unsafe {
+        if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVectorTypeKind
+            || LLVMGetElementType(ty) != i64_ty
+        {
+            return None;
+        }
+        let n = LLVMGetVectorSize(ty);
+        (2..=4).contains(&n).then_some(n)
+    }
+}
+
+/// Fills `lanes` with the scalar each lane of vector `v` was made from:
+/// the operands of an `insertelement` chain with constant indices, or word
+/// loads made next to a plain vector load.
+///
+/// # Safety
+/// `v` is a live vector of `i64`s; `builder` is in its function's context.
+unsafe fn resolve_lanes(
+    builder: LLVMBuilderRef,
+    i64_ty: LLVMTypeRef,
+    i8_ty: LLVMTypeRef,
+    v: LLVMValueRef,
+    lanes: &mut [Option<LLVMValueRef>],
+) {
+    // SAFETY: as the caller promises; accessors match the opcodes.
+    unsafe {
+        let mut vec = v;
+        while !LLVMIsAInstruction(vec).is_null()
+            && LLVMGetInstructionOpcode(vec) == LLVMOpcode::LLVMInsertElement
+        {
+            let idx = LLVMGetOperand(vec, 2);
+            if LLVMIsAConstantInt(idx).is_null() {
+                return;
+            }
+            let i = LLVMConstIntGetZExtValue(idx) as usize;
+            if i < lanes.len() && lanes[i].is_none() {
+                lanes[i] = Some(LLVMGetOperand(vec, 1));
+            }
+            vec = LLVMGetOperand(vec, 0);
+        }
+        if vec == v
+            && !LLVMIsAInstruction(v).is_null()
+            && LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMLoad
+            && plain(v)
+            && LLVMGetVolatile(v) == 0
+        {
+            LLVMPositionBuilderBefore(builder, v);
+            let ptr = LLVMGetOperand(v, 0);
+            let align = LLVMGetAlignment(v);
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                let mut off = LLVMConstInt(i64_ty, 8 * k as u64, 0);
+                let at = LLVMBuildGEP2(builder, i8_ty, ptr, &mut off, 1, c"".as_ptr());
+                let l = LLVMBuildLoad2(builder, i64_ty, at, c"".as_ptr());
+                LLVMSetAlignment(l, if k == 0 { align } else { align.min(8) });
+                LLVMInstructionSetDebugLoc(l, LLVMInstructionGetDebugLoc(v));
+                *lane = Some(l);
+            }
+        }
     }
 }

@@ -222,3 +222,46 @@ fn words_moved_as_doubles_become_integer_accesses() {
         "{merged}"
     );
 }
+
+const VECTORS: &str = r#"
+define void @push(ptr %sp, ptr %p) {
+  %w = ptrtoint ptr %p to i64
+  %a = insertelement <2 x i64> poison, i64 %w, i64 0
+  %b = insertelement <2 x i64> %a, i64 -1, i64 1
+  store <2 x i64> %b, ptr %sp, align 8
+  ret void
+}
+
+define void @copy(ptr %dst, ptr %src) {
+  %v = load <2 x i64>, ptr %src, align 8
+  store <2 x i64> %v, ptr %dst, align 8
+  ret void
+}
+
+define void @numbers(ptr %dst, <2 x i64> %x) {
+  %y = add <2 x i64> %x, <i64 1, i64 2>
+  store <2 x i64> %y, ptr %dst, align 16
+  ret void
+}
+"#;
+
+#[test]
+fn vectors_of_words_are_stored_word_by_word() {
+    let ctx = Context::create();
+    let m = parse_module(&ctx, VECTORS.as_bytes(), "vectors.ll").expect("fixture parses");
+    let stats = prepare(&m);
+    m.verify()
+        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    // A value-and-tag pair the SLP vectoriser made one store, and a
+    // vector copy: each word stored on its own (with its capability);
+    // vector arithmetic stays a vector.
+    assert_eq!(stats.words_as_integers, 2);
+    let body = |n: &str| m.get_function(n).unwrap().print_to_string().to_string();
+    let push = body("push");
+    assert!(!push.contains("store <2 x i64>"), "{push}");
+    assert!(push.contains("store i64 %w"), "{push}");
+    let copy = body("copy");
+    assert!(!copy.contains("<2 x i64>"), "{copy}");
+    assert_eq!(copy.matches("load i64").count(), 2, "{copy}");
+    assert!(body("numbers").contains("store <2 x i64>"));
+}

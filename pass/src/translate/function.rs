@@ -2527,6 +2527,26 @@ impl FnTx<'_, '_, '_> {
             return;
         }
         self.check(p, size, align, true);
+        if explain_inttoptr() && !self.carries_cap(vo) {
+            let ll = &self.m.ll;
+            if ll.kind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                && ll.int_width(ty) == 64
+                && ll.value_kind(vo) == LLVMValueKind::LLVMInstructionValueKind
+            {
+                // SAFETY: live instructions of the module.
+                let (s, v) = unsafe { (InstructionValue::new(inst), InstructionValue::new(vo)) };
+                if let Some(l) = Location::of_instruction(s).source {
+                    eprintln!(
+                        "gimso-cc: note: {}:{}:{}: i64 stored without a capability: {:?} ({:?})",
+                        l.file,
+                        l.line,
+                        l.column,
+                        self.inference.cap(v),
+                        v.get_opcode()
+                    );
+                }
+            }
+        }
         // SAFETY: `inst` is a live store instruction of the module.
         let in_place = self
             .inference
