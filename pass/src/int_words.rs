@@ -40,24 +40,25 @@ use inkwell::llvm_sys::core::{
     LLVMReplaceAllUsesWith, LLVMSetAlignment, LLVMSetOperand, LLVMSetVolatile, LLVMTypeOf,
 };
 use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{
+    LLVMBasicBlockRef, LLVMBuilderRef, LLVMContextRef, LLVMTypeRef, LLVMValueRef,
+};
 use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue};
 
 /// Rewrites the word accesses of `f` (see the module documentation);
 /// returns how many loads and stores changed.
 pub fn integer_words(f: FunctionValue<'_>) -> usize {
-    let Some(first) = f.get_first_basic_block() else {
+    let Some(b) = Builder::for_function(f) else {
         return 0;
     };
-    let ctx = first.get_context().as_ctx_ref();
+    let (ctx, builder) = (b.ctx, b.raw);
     let mut changed = 0;
     // SAFETY: every instruction touched is live in `f` until erased, and
     // an erased one is never used again (its uses were replaced first);
-    // the builder is made in `f`'s context and disposed below.
+    // the builder is `f`'s (dropped at the end).
     unsafe {
         let i64_ty = LLVMInt64TypeInContext(ctx);
-        let builder = LLVMCreateBuilderInContext(ctx);
         for block in f.get_basic_blocks() {
             let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
             for raw in insts {
@@ -98,9 +99,32 @@ pub fn integer_words(f: FunctionValue<'_>) -> usize {
                 }
             }
         }
-        LLVMDisposeBuilder(builder);
     }
     changed
+}
+
+/// An IR builder in a function's context, disposed when dropped.
+struct Builder {
+    ctx: LLVMContextRef,
+    raw: LLVMBuilderRef,
+}
+
+impl Builder {
+    /// A builder for `f`'s body; `None` for a declaration.
+    fn for_function(f: FunctionValue<'_>) -> Option<Builder> {
+        let ctx = f.get_first_basic_block()?.get_context().as_ctx_ref();
+        // SAFETY: `ctx` is the live context of `f`; the builder is
+        // disposed exactly once, in `drop`.
+        let raw = unsafe { LLVMCreateBuilderInContext(ctx) };
+        Some(Builder { ctx, raw })
+    }
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        // SAFETY: made in `for_function`, disposed only here.
+        unsafe { LLVMDisposeBuilder(self.raw) };
+    }
 }
 
 /// Whether load or store `inst` is not atomic.
@@ -155,13 +179,13 @@ unsafe fn casts_to(v: LLVMValueRef, to: LLVMTypeRef) -> Option<Vec<LLVMValueRef>
 /// word and its capability); a use that needs the `double` gets a
 /// `bitcast` back. Returns how many values were rebuilt.
 pub fn integer_webs(f: FunctionValue<'_>) -> usize {
-    let Some(first) = f.get_first_basic_block() else {
+    let Some(b) = Builder::for_function(f) else {
         return 0;
     };
-    let ctx = first.get_context().as_ctx_ref();
+    let (ctx, builder) = (b.ctx, b.raw);
     // SAFETY: every value touched is a live instruction of `f` until it is
     // erased at the end, after all its uses were replaced; the builder is
-    // made in `f`'s context and disposed here.
+    // `f`'s (dropped at the end).
     unsafe {
         let i64_ty = LLVMInt64TypeInContext(ctx);
         let mut seeds = Vec::new();
@@ -182,10 +206,7 @@ pub fn integer_webs(f: FunctionValue<'_>) -> usize {
             return 0;
         }
         let web = grow_web(seeds);
-        let builder = LLVMCreateBuilderInContext(ctx);
-        let n = rebuild_web(builder, i64_ty, &web);
-        LLVMDisposeBuilder(builder);
-        n
+        rebuild_web(builder, i64_ty, &web)
     }
 }
 
@@ -443,18 +464,17 @@ unsafe fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
 /// vector load that made it, so each word brings its capability. Returns
 /// how many stores were split.
 pub fn scalar_word_stores(f: FunctionValue<'_>) -> usize {
-    let Some(first) = f.get_first_basic_block() else {
+    let Some(b) = Builder::for_function(f) else {
         return 0;
     };
-    let ctx = first.get_context().as_ctx_ref();
+    let (ctx, builder) = (b.ctx, b.raw);
     let mut changed = 0;
     // SAFETY: instructions touched are live in `f`; a store is erased only
     // after its replacement is in place, a vector load only once unused;
-    // the builder is made in `f`'s context and disposed below.
+    // the builder is `f`'s (dropped at the end).
     unsafe {
         let i64_ty = LLVMInt64TypeInContext(ctx);
         let i8_ty = LLVMInt8TypeInContext(ctx);
-        let builder = LLVMCreateBuilderInContext(ctx);
         for block in f.get_basic_blocks() {
             let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
             for raw in insts {
@@ -506,7 +526,6 @@ pub fn scalar_word_stores(f: FunctionValue<'_>) -> usize {
                 changed += 1;
             }
         }
-        LLVMDisposeBuilder(builder);
     }
     changed
 }
