@@ -8,15 +8,14 @@
 //! is put back with `bitcast i64 to double` + `store double`. A `double`
 //! carries no capability, so the pointer would lose its own on the way.
 //!
-//! Here, as instcombine does at `-O1` and up:
-//! - a non-atomic `load` of a 64-bit non-integer scalar whose every use is
-//!   a `bitcast` to `i64` becomes a `load i64`;
-//! - a non-atomic `store` of `bitcast i64 %x to T` stores `%x` itself;
-//! - at `-O2`, SROA leaves such a union as `double` loads merged by phis
-//!   and selects, cast to `i64` only where the pointer is used: every web
-//!   of `double` loads, phis and selects that reaches such a cast is
-//!   rebuilt as `i64`s ([`integer_webs`]), with a cast back for a use that
-//!   needs the `double`;
+//! Here:
+//! - a non-atomic `store` of `bitcast i64 %x to double` stores `%x` itself
+//!   ([`integer_stores`]);
+//! - every web of non-atomic `double` loads, phis and selects that reaches
+//!   a `bitcast` to `i64` is rebuilt as `i64`s, with a cast back for a use
+//!   that needs the `double` ([`integer_webs`]): at `-O0` a lone load cast
+//!   to `i64`, at `-O2` SROA's `double` loads merged by phis and selects,
+//!   cast only where the pointer is used;
 //! - a store of a vector of 2 to 4 `i64`s built from words (the SLP
 //!   vectoriser pairs a union word with its tag, or copies a pair through
 //!   a vector load) is split into word stores, each of the scalar it was
@@ -33,11 +32,12 @@ use inkwell::llvm_sys::core::{
     LLVMCountIncoming, LLVMCreateBuilderInContext, LLVMDisposeBuilder, LLVMGetAlignment,
     LLVMGetBasicBlockTerminator, LLVMGetElementType, LLVMGetFirstInstruction, LLVMGetFirstUse,
     LLVMGetIncomingBlock, LLVMGetIncomingValue, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
-    LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands, LLVMGetOperand, LLVMGetOrdering,
-    LLVMGetPoison, LLVMGetTypeKind, LLVMGetUser, LLVMGetVectorSize, LLVMGetVolatile,
-    LLVMInstructionEraseFromParent, LLVMInt8TypeInContext, LLVMInt32TypeInContext,
-    LLVMInt64TypeInContext, LLVMIsAConstantInt, LLVMIsAInstruction, LLVMPositionBuilderBefore,
-    LLVMReplaceAllUsesWith, LLVMSetAlignment, LLVMSetOperand, LLVMSetVolatile, LLVMTypeOf,
+    LLVMGetIntTypeWidth, LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands,
+    LLVMGetOperand, LLVMGetOrdering, LLVMGetPoison, LLVMGetTypeKind, LLVMGetUser,
+    LLVMGetVectorSize, LLVMGetVolatile, LLVMInstructionEraseFromParent, LLVMInt8TypeInContext,
+    LLVMInt32TypeInContext, LLVMInt64TypeInContext, LLVMIsAConstantInt, LLVMIsAInstruction,
+    LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith, LLVMSetAlignment, LLVMSetOperand,
+    LLVMSetVolatile, LLVMTypeOf,
 };
 use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
 use inkwell::llvm_sys::prelude::{
@@ -46,56 +46,34 @@ use inkwell::llvm_sys::prelude::{
 use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue};
 
-/// Rewrites the word accesses of `f` (see the module documentation);
-/// returns how many loads and stores changed.
-pub fn integer_words(f: FunctionValue<'_>) -> usize {
-    let Some(b) = Builder::for_function(f) else {
-        return 0;
-    };
-    let (ctx, builder) = (b.ctx, b.raw);
+/// Stores of `bitcast i64 %x to double` store `%x` itself (see the
+/// module documentation); returns how many changed.
+pub fn integer_stores(f: FunctionValue<'_>) -> usize {
     let mut changed = 0;
-    // SAFETY: every instruction touched is live in `f` until erased, and
-    // an erased one is never used again (its uses were replaced first);
-    // the builder is `f`'s (dropped at the end).
-    unsafe {
-        let i64_ty = LLVMInt64TypeInContext(ctx);
-        for block in f.get_basic_blocks() {
-            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
-            for raw in insts {
-                match LLVMGetInstructionOpcode(raw) {
-                    LLVMOpcode::LLVMLoad if plain(raw) && float_word(LLVMTypeOf(raw)) => {
-                        let Some(casts) = casts_to(raw, i64_ty) else {
-                            continue;
-                        };
-                        LLVMPositionBuilderBefore(builder, raw);
-                        let load =
-                            LLVMBuildLoad2(builder, i64_ty, LLVMGetOperand(raw, 0), c"".as_ptr());
-                        LLVMSetAlignment(load, LLVMGetAlignment(raw));
-                        LLVMSetVolatile(load, LLVMGetVolatile(raw));
-                        LLVMInstructionSetDebugLoc(load, LLVMInstructionGetDebugLoc(raw));
-                        for c in casts {
-                            LLVMReplaceAllUsesWith(c, load);
-                            LLVMInstructionEraseFromParent(c);
-                        }
-                        LLVMInstructionEraseFromParent(raw);
-                        changed += 1;
-                    }
-                    LLVMOpcode::LLVMStore if plain(raw) => {
-                        let v = LLVMGetOperand(raw, 0);
-                        if LLVMIsAInstruction(v).is_null()
-                            || LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMBitCast
-                            || !float_word(LLVMTypeOf(v))
-                        {
-                            continue;
-                        }
-                        let src = LLVMGetOperand(v, 0);
-                        if LLVMTypeOf(src) != i64_ty {
-                            continue;
-                        }
-                        LLVMSetOperand(raw, 0, src);
-                        changed += 1;
-                    }
-                    _ => {}
+    for block in f.get_basic_blocks() {
+        for inst in block.get_instructions() {
+            let raw = inst.as_value_ref();
+            // SAFETY: `raw` is a live instruction of `f`; the accessors
+            // match its opcode (a store's operand 0 is the value, a
+            // bitcast's operand 0 its source).
+            unsafe {
+                if LLVMGetInstructionOpcode(raw) != LLVMOpcode::LLVMStore || !plain(raw) {
+                    continue;
+                }
+                let v = LLVMGetOperand(raw, 0);
+                if LLVMIsAInstruction(v).is_null()
+                    || LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMBitCast
+                    || !float_word(LLVMTypeOf(v))
+                {
+                    continue;
+                }
+                let src = LLVMGetOperand(v, 0);
+                let src_ty = LLVMTypeOf(src);
+                if LLVMGetTypeKind(src_ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                    && LLVMGetIntTypeWidth(src_ty) == 64
+                {
+                    LLVMSetOperand(raw, 0, src);
+                    changed += 1;
                 }
             }
         }
@@ -144,31 +122,6 @@ unsafe fn plain(inst: LLVMValueRef) -> bool {
 unsafe fn float_word(ty: LLVMTypeRef) -> bool {
     // SAFETY: as the caller promises.
     unsafe { LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMDoubleTypeKind }
-}
-
-/// The users of `v` if every one is a `bitcast` of it to `to` (and there
-/// is at least one).
-///
-/// # Safety
-/// `v` is a live instruction.
-unsafe fn casts_to(v: LLVMValueRef, to: LLVMTypeRef) -> Option<Vec<LLVMValueRef>> {
-    let mut out = Vec::new();
-    // SAFETY: `v` is live; its use list and users are live.
-    unsafe {
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            if LLVMIsAInstruction(user).is_null()
-                || LLVMGetInstructionOpcode(user) != LLVMOpcode::LLVMBitCast
-                || LLVMTypeOf(user) != to
-            {
-                return None;
-            }
-            out.push(user);
-            u = LLVMGetNextUse(u);
-        }
-    }
-    (!out.is_empty()).then_some(out)
 }
 
 /// Webs of `double` phis, selects and loads that some `bitcast` turns into

@@ -347,12 +347,6 @@ impl<'ctx> CapInference<'ctx> {
             None => Cap::Bottom,
         }
     }
-
-    /// The capability of any integer operand `v` (instruction, parameter
-    /// or constant).
-    pub fn value_cap(&self, v: BasicValueEnum<'ctx>) -> Cap<'ctx> {
-        self.operand_cap(v)
-    }
 }
 
 fn is_int(ty: BasicTypeEnum<'_>) -> bool {
@@ -419,7 +413,7 @@ fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>
 /// the one its caller passed; constants have none.
 fn argument_cap(v: BasicValueEnum<'_>) -> Cap<'_> {
     let is_arg = matches!(v, BasicValueEnum::IntValue(i) if i.get_type().get_bit_width() == 64)
-        && unsafe_is_argument(v);
+        && is_argument(v);
     if is_arg {
         Cap::Definite(Origin::Boundary(v))
     } else {
@@ -428,7 +422,7 @@ fn argument_cap(v: BasicValueEnum<'_>) -> Cap<'_> {
 }
 
 /// Whether `v` is a function parameter.
-fn unsafe_is_argument(v: BasicValueEnum<'_>) -> bool {
+fn is_argument(v: BasicValueEnum<'_>) -> bool {
     use inkwell::llvm_sys::core::LLVMIsAArgument;
     // SAFETY: `v` is a live value of the module being translated.
     !unsafe { LLVMIsAArgument(v.as_value_ref()) }.is_null()

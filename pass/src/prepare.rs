@@ -226,7 +226,7 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
             continue;
         }
         stats.ub_dropped += drop_ub(f);
-        stats.words_as_integers += crate::int_words::integer_words(f);
+        stats.words_as_integers += crate::int_words::integer_stores(f);
         stats.words_as_integers += crate::int_words::integer_webs(f);
         stats.words_as_integers += crate::int_words::scalar_word_stores(f);
         for block in f.get_basic_block_iter() {

@@ -3,8 +3,17 @@
 use gimso_pass::parse_module;
 use gimso_pass::prepare::{PrepareStats, prepare};
 use inkwell::context::Context;
-use inkwell::module::Linkage;
+use inkwell::module::{Linkage, Module};
 use inkwell::values::AnyValue;
+
+/// `ir` parsed and prepared; the result must verify.
+fn prepared<'c>(ctx: &'c Context, ir: &str, name: &str) -> (Module<'c>, PrepareStats) {
+    let m = parse_module(ctx, ir.as_bytes(), name).expect("fixture parses");
+    let stats = prepare(&m);
+    m.verify()
+        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    (m, stats)
+}
 
 const IR: &str = r#"
 @odr = linkonce_odr global i32 1
@@ -66,10 +75,7 @@ m:
 #[test]
 fn prepare_drops_odr_externalizes_and_zeroes_undef() {
     let ctx = Context::create();
-    let m = parse_module(&ctx, IR.as_bytes(), "prepare.ll").expect("fixture parses");
-    let stats = prepare(&m);
-    m.verify()
-        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    let (m, stats) = prepared(&ctx, IR, "prepare.ll");
     assert_eq!(
         stats,
         PrepareStats {
@@ -176,10 +182,7 @@ m:
 #[test]
 fn words_moved_as_doubles_become_integer_accesses() {
     let ctx = Context::create();
-    let m = parse_module(&ctx, WORDS.as_bytes(), "words.ll").expect("fixture parses");
-    let stats = prepare(&m);
-    m.verify()
-        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    let (m, stats) = prepared(&ctx, WORDS, "words.ll");
     // The union's load and store move an `i64`, which carries the
     // pointer's capability; a double only used as a number stays one; a
     // web of loads and phis cast to an integer is rebuilt as integers (3),
@@ -248,10 +251,7 @@ define void @numbers(ptr %dst, <2 x i64> %x) {
 #[test]
 fn vectors_of_words_are_stored_word_by_word() {
     let ctx = Context::create();
-    let m = parse_module(&ctx, VECTORS.as_bytes(), "vectors.ll").expect("fixture parses");
-    let stats = prepare(&m);
-    m.verify()
-        .unwrap_or_else(|e| panic!("prepared module does not verify: {e}"));
+    let (m, stats) = prepared(&ctx, VECTORS, "vectors.ll");
     // A value-and-tag pair the SLP vectoriser made one store, and a
     // vector copy: each word stored on its own (with its capability);
     // vector arithmetic stays a vector.

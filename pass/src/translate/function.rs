@@ -76,14 +76,11 @@ struct FnTx<'a, 'b, 'ctx> {
     needed_loads: HashSet<V>,
     /// Their capabilities, once read.
     load_caps: HashMap<V, V>,
-    /// Old value that crossed a call (parameter, call result, field
-    /// extracted from one) of a type holding 64-bit integers → the
-    /// capability words it came with, a value of its own type.
+    /// Old 64-bit integer that crossed a call (parameter, call result,
+    /// field extracted from one) → the capability it came with, as a
+    /// pointer (made where the value arrived: [`FnTx::int_cap`] must not
+    /// emit code, it also runs while phis are filled in after the body).
     boundary_caps: HashMap<V, V>,
-    /// The same for each 64-bit integer among them, as a pointer (made
-    /// where the value arrived: [`FnTx::int_cap`] must not emit code, it
-    /// also runs while phis are filled in after the body).
-    boundary_ptr_caps: HashMap<V, V>,
     /// Capability read from a pointer slot → where and how it was read: a
     /// store of it back to the same slot with nothing written in between
     /// is in place ([`FnTx::store_ptr_in_place`]).
@@ -205,7 +202,6 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         needed_loads,
         load_caps: HashMap::new(),
         boundary_caps: HashMap::new(),
-        boundary_ptr_caps: HashMap::new(),
         slot_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
@@ -1174,6 +1170,15 @@ fn explain_inttoptr() -> bool {
     *ON.get_or_init(|| std::env::var_os("GIMSO_EXPLAIN_INTTOPTR").is_some_and(|v| !v.is_empty()))
 }
 
+/// One `GIMSO_EXPLAIN_INTTOPTR` note on stderr, at `inst`'s source line.
+fn explain_note(inst: InstructionValue<'_>, what: &str) {
+    let at = match Location::of_instruction(inst).source {
+        Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
+        None => "(no location)".to_string(),
+    };
+    eprintln!("gimso-cc: note: {at}: {what}");
+}
+
 // ---- memory: values of any type at a checked address ----------------------------
 
 impl FnTx<'_, '_, '_> {
@@ -1181,12 +1186,11 @@ impl FnTx<'_, '_, '_> {
     /// their capabilities from shadow storage or atomic boxes.
     fn load_value(&mut self, ty: T, p: Tx, atomic: bool) -> Tx {
         let ll = &self.m.ll;
-        if !atomic && is_word_int(ll, ty) && p.cap.is_some() {
+        if let Some(cap) = p.cap.filter(|_| !atomic && is_word_int(ll, ty)) {
             // A 64-bit field of an aggregate that carries capability
             // words: the capability at rest in its word, as an integer.
             let v = ll.load(ty, p.int, 1);
             ll.not_header(v);
-            let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
             let c = self.word_cap(p.int, cap);
             let ll = &self.m.ll;
             return Tx {
@@ -1729,9 +1733,7 @@ impl FnTx<'_, '_, '_> {
         }
         let mut aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
-        if ll.value_kind(vcap) != LLVMValueKind::LLVMConstantExprValueKind
-            && ll.value_kind(vcap) != LLVMValueKind::LLVMGlobalVariableValueKind
-        {
+        if !ll.is_constant(vcap) {
             let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, vcap, ll.null_ptr());
             aligned = ll.and(aligned, has);
         }
@@ -1999,7 +2001,7 @@ impl FnTx<'_, '_, '_> {
     /// The capability (as a pointer) that 64-bit integer `v` brought across
     /// a call, or null.
     fn boundary_int_cap(&self, v: V) -> V {
-        self.boundary_ptr_caps
+        self.boundary_caps
             .get(&v)
             .copied()
             .unwrap_or_else(|| self.m.ll.null_ptr())
@@ -2010,8 +2012,7 @@ impl FnTx<'_, '_, '_> {
     fn note_boundary_int(&mut self, old: V, c: V) {
         let ll = &self.m.ll;
         let p = ll.inttoptr(c, ll.ptr());
-        self.boundary_caps.insert(old, c);
-        self.boundary_ptr_caps.insert(old, p);
+        self.boundary_caps.insert(old, p);
     }
 
     /// A value that crossed a call (`old`: a parameter or a call) as read
@@ -2136,10 +2137,7 @@ impl FnTx<'_, '_, '_> {
     /// that lose a pointer's capability through integers).
     fn explain_null_inttoptr(&self, inst: V, src: V) {
         let ll = &self.m.ll;
-        if ll.value_kind(src) != LLVMValueKind::LLVMInstructionValueKind
-            && !self.boundary_caps.contains_key(&src)
-            && ll.value_kind(src) != LLVMValueKind::LLVMArgumentValueKind
-        {
+        if ll.is_constant(src) {
             return;
         }
         // SAFETY: `inst` is a live instruction of the module.
@@ -2152,11 +2150,21 @@ impl FnTx<'_, '_, '_> {
             }
             _ => "a parameter without a capability".to_string(),
         };
-        let at = match Location::of_instruction(old).source {
-            Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
-            None => "(no location)".to_string(),
-        };
-        eprintln!("gimso-cc: note: {at}: inttoptr gets the null capability: {why}");
+        explain_note(old, &format!("inttoptr gets the null capability: {why}"));
+    }
+
+    /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr that checked store `inst`
+    /// stores 64-bit integer `v` with no capability, and why.
+    fn explain_capless_store(&self, inst: V, v: V) {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(v);
+        if !is_word_int(ll, ty) || ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+            return;
+        }
+        // SAFETY: live instructions of the module.
+        let (s, v) = unsafe { (InstructionValue::new(inst), InstructionValue::new(v)) };
+        let why = format!("{:?} ({:?})", self.inference.cap(v), v.get_opcode());
+        explain_note(s, &format!("i64 stored without a capability: {why}"));
     }
 
     fn tx_select(&mut self, inst: V) {
@@ -2528,24 +2536,7 @@ impl FnTx<'_, '_, '_> {
         }
         self.check(p, size, align, true);
         if explain_inttoptr() && !self.carries_cap(vo) {
-            let ll = &self.m.ll;
-            if ll.kind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
-                && ll.int_width(ty) == 64
-                && ll.value_kind(vo) == LLVMValueKind::LLVMInstructionValueKind
-            {
-                // SAFETY: live instructions of the module.
-                let (s, v) = unsafe { (InstructionValue::new(inst), InstructionValue::new(vo)) };
-                if let Some(l) = Location::of_instruction(s).source {
-                    eprintln!(
-                        "gimso-cc: note: {}:{}:{}: i64 stored without a capability: {:?} ({:?})",
-                        l.file,
-                        l.line,
-                        l.column,
-                        self.inference.cap(v),
-                        v.get_opcode()
-                    );
-                }
-            }
+            self.explain_capless_store(inst, vo);
         }
         // SAFETY: `inst` is a live store instruction of the module.
         let in_place = self

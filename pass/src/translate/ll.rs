@@ -433,6 +433,11 @@ impl Ll {
             std::slice::from_raw_parts(p, n).to_vec()
         }
     }
+    /// Whether `v` is a constant (a global's address included).
+    pub fn is_constant(&self, v: V) -> bool {
+        // SAFETY: live value.
+        unsafe { LLVMIsConstant(v) != 0 }
+    }
     /// Whether `v` is the constant null (or all-zero) value.
     pub fn is_null_constant(&self, v: V) -> bool {
         // SAFETY: live value.
