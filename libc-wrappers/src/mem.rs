@@ -83,7 +83,7 @@ pub fn c_strlen(p: FlightPtr) -> usize {
     let avail = readable(p);
     // SAFETY: readable() checked [p, p + avail).
     let window = unsafe { bytes(p, avail) };
-    match window.iter().position(|&b| b == 0) {
+    match find_nul(window) {
         Some(n) => n,
         None => {
             // No terminator inside the object: the first byte read outside.
@@ -91,6 +91,17 @@ pub fn c_strlen(p: FlightPtr) -> usize {
             unreachable_after_check()
         }
     }
+}
+
+/// The index of the first NUL in `window`: glibc's vectorised `memchr`,
+/// several times a byte loop's speed on long strings.
+fn find_nul(window: &[u8]) -> Option<usize> {
+    if window.is_empty() {
+        return None;
+    }
+    // SAFETY: memchr reads only the `window.len()` bytes of the slice.
+    let at = unsafe { libc::memchr(window.as_ptr().cast(), 0, window.len()) };
+    (!at.is_null()).then(|| at as usize - window.as_ptr() as usize)
 }
 
 /// `strnlen`: like [`c_strlen`] but reads at most `max` bytes.
@@ -101,7 +112,7 @@ pub fn c_strnlen(p: FlightPtr, max: usize) -> usize {
     let avail = readable(p);
     // SAFETY: readable() checked [p, p + avail).
     let window = unsafe { bytes(p, avail.min(max)) };
-    match window.iter().position(|&b| b == 0) {
+    match find_nul(window) {
         Some(n) => n,
         None if max <= avail => max,
         None => {
@@ -263,7 +274,7 @@ pub fn write_int(p: FlightPtr, data: &[u8]) {
 }
 
 #[cold]
-fn unreachable_after_check() -> ! {
+pub(crate) fn unreachable_after_check() -> ! {
     // A failed check never returns; a check that passes here means the
     // object grew, which bounds never do.
     crate::report::fatal("internal error: bounds changed during a string scan")

@@ -2,16 +2,58 @@
 //! `bsearch`, `getenv`, `rand`, `abs`.
 //!
 //! Number parsing runs glibc's own functions on a checked, NUL-terminated
-//! copy of the program's string (a string must be terminated inside its
-//! object), so results and `endptr` positions are glibc's.
+//! copy of the part of the program's string a number can span, so results
+//! and `endptr` positions are glibc's.
 
 use core::ffi::{c_char, c_int};
 
 use gimso_abi::FlightPtr;
 
 use crate::call::{Callee, CcArg};
+use gimso_shadow::check::Access;
+
 use crate::mem::{self, c_string_nul};
 use crate::{errno, wrapper};
+
+/// The prefix of the C string at `p` that a number parser (`strtod`,
+/// `strtol`, `atoi`, ...) may read, NUL-terminated: leading white space,
+/// then the bytes numbers are written with (letters and digits for every
+/// base, `inf`, `nan(...)` and hex floats, signs, the decimal point), up to
+/// and checking the first byte that cannot continue a number. A parser
+/// reads that far and no further, so the result is the same as on the
+/// whole string, and a number at the front of a large buffer (a JSON
+/// text, a file read whole) costs its own length: copying the whole rest
+/// made QuickJS's `JSON.parse` quadratic. A number running to the end of
+/// its object without such a byte is an out-of-bounds read, as before.
+fn number_prefix(p: FlightPtr) -> Vec<u8> {
+    let avail = mem::readable(p);
+    // SAFETY: readable() checked [p, p + avail).
+    let window = unsafe { mem::bytes(p, avail) };
+    // A locale's decimal point other than '.' (glibc parsers use it).
+    // SAFETY: localeconv returns glibc's static, valid lconv.
+    let point = unsafe { core::ffi::CStr::from_ptr((*libc::localeconv()).decimal_point) };
+    let in_number = |b: u8| {
+        b.is_ascii_alphanumeric()
+            || matches!(b, b'.' | b'+' | b'-' | b'(' | b')' | b'_')
+            || (b != 0 && point.to_bytes().contains(&b))
+    };
+    let spaces = window
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+        .count();
+    match window[spaces..].iter().position(|&b| !in_number(b)) {
+        Some(n) => {
+            let mut copy = window[..spaces + n].to_vec();
+            copy.push(0);
+            copy
+        }
+        None => {
+            // The parser would read the byte after the object.
+            mem::check_access(p, Access::read(avail + 1));
+            mem::unreachable_after_check()
+        }
+    }
+}
 
 /// Runs libc parser `parse` on the string at `nptr`; stores the end
 /// position into `*endptr` (when non-null) with `nptr`'s capability and
@@ -21,7 +63,7 @@ fn parse_with<T>(
     endptr: FlightPtr,
     parse: impl FnOnce(*const c_char, *mut *mut c_char) -> T,
 ) -> T {
-    let s = c_string_nul(nptr);
+    let s = number_prefix(nptr);
     let mut end: *mut c_char = core::ptr::null_mut();
     // SAFETY: __errno_location returns the calling thread's errno.
     unsafe { *libc::__errno_location() = 0 };
@@ -42,7 +84,7 @@ fn parse_with<T>(
 wrapper! {
     /// `int atoi(const char *s)`.
     fn atoi(s: FlightPtr) -> i32 {
-        let s = c_string_nul(s);
+        let s = number_prefix(s);
         // SAFETY: `s` is NUL-terminated.
         unsafe { libc::atoi(s.as_ptr().cast()) }
     }
@@ -51,7 +93,7 @@ wrapper! {
 wrapper! {
     /// `long atol(const char *s)`.
     fn atol(s: FlightPtr) -> i64 {
-        let s = c_string_nul(s);
+        let s = number_prefix(s);
         // SAFETY: `s` is NUL-terminated.
         unsafe { libc::atol(s.as_ptr().cast()) }
     }
@@ -60,7 +102,7 @@ wrapper! {
 wrapper! {
     /// `long long atoll(const char *s)`.
     fn atoll(s: FlightPtr) -> i64 {
-        let s = c_string_nul(s);
+        let s = number_prefix(s);
         // SAFETY: `s` is NUL-terminated.
         unsafe { libc::atoll(s.as_ptr().cast()) }
     }
@@ -69,7 +111,7 @@ wrapper! {
 wrapper! {
     /// `double atof(const char *s)`.
     fn atof(s: FlightPtr) -> f64 {
-        let s = c_string_nul(s);
+        let s = number_prefix(s);
         // SAFETY: `s` is NUL-terminated.
         unsafe { libc::atof(s.as_ptr().cast()) }
     }
