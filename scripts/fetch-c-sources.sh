@@ -10,10 +10,11 @@
 # Oniguruma 6.9.10 (onig_sys ships its repository, tests included) and
 # mozjpeg 4.1 (mozjpeg-sys ships libjpeg-turbo's sources and tools) and
 # libwebp 1.5 (libwebp-sys ships its library sources) and tree-sitter
-# 0.27 with its C grammar (tree-sitter and tree-sitter-c ship both).
+# 0.27 with its C grammar (tree-sitter and tree-sitter-c ship both) and
+# QuickJS (rquickjs-sys ships quickjs-ng with its qjs shell and tests).
 # Nothing is committed:
 # the sources stay in cargo's registry.
-#   scripts/fetch-c-sources.sh          prints the thirteen directories
+#   scripts/fetch-c-sources.sh          prints the fourteen directories
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -43,6 +44,7 @@ mozjpeg-sys = { version = "=2.2.3", default-features = false }
 libwebp-sys = { version = "=0.14.4", default-features = false }
 tree-sitter = { version = "=0.27.1", default-features = false }
 tree-sitter-c = "=0.24.2"
+rquickjs-sys = { version = "=0.14.0", default-features = false }
 TOML
 echo 'fn main() {}' > "$WORK/src/main.rs"
 cargo fetch --quiet --manifest-path "$WORK/Cargo.toml"
@@ -62,3 +64,4 @@ link "$(cd "$REGISTRY"/mozjpeg-sys-2.2.3/vendor && pwd)" mozjpeg
 link "$(cd "$REGISTRY"/libwebp-sys-0.14.4/vendor && pwd)" webp
 link "$(cd "$REGISTRY"/tree-sitter-0.27.1 && pwd)" tree-sitter
 link "$(cd "$REGISTRY"/tree-sitter-c-0.24.2/src && pwd)" tree-sitter-c
+link "$(cd "$REGISTRY"/rquickjs-sys-0.14.0/quickjs && pwd)" quickjs

@@ -33,9 +33,9 @@
 #            encoder threads (output identical to the plain build's) and
 #            decompressed.
 #   onig     Oniguruma 6.9.10's own test programs (UTF-8, back references,
-#            options, regsets, syntaxes, EUC-JP, UTF-16; output identical),
-#            built with -fgimso-exposed-provenance: its st.c hash tables key
-#            pointers as unsigned long through calls.
+#            options, regsets, syntaxes, EUC-JP, UTF-16; output identical;
+#            its st.c hash tables key pointers as unsigned long through
+#            calls, which keep their capabilities).
 #   mozjpeg  mozjpeg's own cjpeg, djpeg and jpegtran: a generated image
 #            compressed with several option sets, decompressed to PPM, BMP,
 #            GIF and Targa, and transformed (outputs identical to the plain
@@ -47,20 +47,28 @@
 #            tests/real/treesitter_parse.c: zlib's sources (full: Lua's and
 #            the SQLite amalgamation too) parsed, edited and reparsed
 #            incrementally (output identical).
-#            zstd, lz4, libdeflate, xz, onig, mozjpeg, webp and treesitter
-#            are not in the default list: the issue-6 benchmark is the
-#            other four.
+#   quickjs  QuickJS (quickjs-ng) and its qjs shell: its own test scripts
+#            (output and exit status identical to the plain build's;
+#            microbench.js prints timings and test_worker.js passes
+#            SharedArrayBuffer pointers through bytes, which needs
+#            -fgimso-exposed-provenance), then tests/real/quickjs/workload.js
+#            (objects, closures, classes, strings, JSON, regular
+#            expressions, collections, typed arrays, generators,
+#            exceptions, promises; output identical).
+#            zstd, lz4, libdeflate, xz, onig, mozjpeg, webp, treesitter and
+#            quickjs are not in the default list: the issue-6 benchmark is
+#            the other four.
 #
 # Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz]
-#                                 [onig] [mozjpeg] [webp] [treesitter]
+#                                 [onig] [mozjpeg] [webp] [treesitter] [quickjs]
 #        (default: zlib bzip2 lua sqlite)
 # Environment:
 #   SIZE=small|full   small (the default test run): 2 MB files, 20 000 SQLite
 #                     rows, Lua scale 1, 1 MB for zstd and xz, 2 MB for lz4
-#                     and libdeflate; full: a 50 MB zlib file, a 20 MB bzip2
-#                     file, 100 000 rows (300 000 inserts), Lua scale 8,
-#                     8 MB for zstd and xz, 50 MB for lz4, 20 MB for
-#                     libdeflate
+#                     and libdeflate, QuickJS workload scale 1; full: a 50 MB
+#                     zlib file, a 20 MB bzip2 file, 100 000 rows (300 000
+#                     inserts), Lua scale 8, 8 MB for zstd and xz, 50 MB for
+#                     lz4, 20 MB for libdeflate, QuickJS scale 4
 #   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
 #                     reference). "asan" adds clang -fsanitize=address.
 #   BENCH=1           after the checked runs, time every step N=3 more times
@@ -89,8 +97,8 @@ PROGRAMS=("$@")
 [ ${#PROGRAMS[@]} -eq 0 ] && PROGRAMS=(zlib bzip2 lua sqlite)
 
 case "$SIZE" in
-small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 DEFLATE_BYTES=2000000 XZ_BYTES=1000000 ;;
-full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 DEFLATE_BYTES=20000000 XZ_BYTES=8000000 ;;
+small) ZLIB_BYTES=2000000 BZ_BYTES=2000000 LUA_SCALE=1 SQL_ROWS=20000 ZSTD_BYTES=1000000 LZ4_BYTES=2000000 DEFLATE_BYTES=2000000 XZ_BYTES=1000000 JS_SCALE=1 ;;
+full) ZLIB_BYTES=50000000 BZ_BYTES=20000000 LUA_SCALE=8 SQL_ROWS=100000 ZSTD_BYTES=8000000 LZ4_BYTES=50000000 DEFLATE_BYTES=20000000 XZ_BYTES=8000000 JS_SCALE=4 ;;
 *) echo "real-programs.sh: SIZE must be small or full" >&2; exit 2 ;;
 esac
 if [ "${VARIANTS%% *}" != clang ]; then
@@ -107,7 +115,7 @@ if [ ! -e "$SRC/sqlite/sqlite3.c" ] || [ ! -e "$SRC/lua/lua.h" ] || [ ! -e "$SRC
     || [ ! -e "$SRC/lz4/lib/lz4.h" ] || [ ! -e "$SRC/libdeflate/libdeflate.h" ] \
     || [ ! -e "$SRC/xz/config.h" ] || [ ! -e "$SRC/onig/src/oniguruma.h" ] \
     || [ ! -e "$SRC/mozjpeg/jpeglib.h" ] || [ ! -e "$SRC/webp/src/webp/encode.h" ] \
-    || [ ! -e "$SRC/tree-sitter-c/parser.c" ]; then
+    || [ ! -e "$SRC/tree-sitter-c/parser.c" ] || [ ! -e "$SRC/quickjs/quickjs.c" ]; then
     "$ROOT/scripts/fetch-c-sources.sh" >/dev/null || exit 2
 fi
 DATA=$OUT/data
@@ -503,7 +511,6 @@ program_onig() {
         'SIZEOF_LONG 8' 'SIZEOF_VOIDP 8' 'SIZEOF_LONG_LONG 8' 'HAVE_UNISTD_H 1' \
         'HAVE_SYS_TYPES_H 1' 'HAVE_SYS_TIME_H 1' 'HAVE_ALLOCA_H 1' >"$dir/cfg/config.h"
     local flags="-I$dir/cfg -I$o/src -w"
-    [ "$v" = gimso ] && flags+=" -fgimso-exposed-provenance"
     for f in regparse regcomp regexec regenc regerror regext regsyntax regtrav regversion st reggnu \
         unicode unicode_unfold_key unicode_fold1_key unicode_fold2_key unicode_fold3_key ascii utf8 \
         utf16_be utf16_le utf32_be utf32_le euc_jp euc_jp_prop sjis sjis_prop iso8859_{1,2,3,4,5,6} \
@@ -631,6 +638,35 @@ program_treesitter() {
     same_as_reference treesitter "$v" "$LAST_OUT" || { fail "treesitter: output differs ($v)"; return; }
     grep -q "^done" "$LAST_OUT" || fail "treesitter: incomplete ($v)"
     grep -q "restored same 0" "$LAST_OUT" && fail "treesitter: a reparse differs ($v)"
+}
+
+program_quickjs() {
+    local v=$1 dir=$OUT/$1/quickjs q=$SRC/quickjs f t
+    build_objs "$v" "$dir/obj" "-D_GNU_SOURCE -DQJS_BUILD_LIBC -I$q -w" -- \
+        "$q"/{dtoa,libregexp,libunicode,quickjs,quickjs-libc,qjs}.c "$q"/gen/{repl,standalone}.c \
+        && link "$v" "$dir/qjs" "$dir"/obj/*.o -ldl || { fail "quickjs: build ($v)"; return; }
+    # Every variant runs the tests in one copy of them, so that file names
+    # in messages are the same.
+    local tests=$DATA/quickjs-tests
+    if [ "$v" = clang ]; then
+        rm -rf "$tests" && cp -r "$q/tests" "$tests" || { fail "quickjs: copy tests"; return; }
+    fi
+    mkdir -p "$dir/tmp"
+    LAST_OUT=$dir/tmp/tests.out
+    : >"$LAST_OUT"
+    for f in "$tests"/*.js; do
+        t=$(basename "$f")
+        case $t in microbench.js | test_worker.js) continue ;; esac
+        local rc=0
+        (cd "$tests" && timeout 120 "$dir/qjs" "$t") >"$dir/tmp/one.out" 2>&1 </dev/null || rc=$?
+        { echo "== $t: $rc"; cat "$dir/tmp/one.out"; } >>"$LAST_OUT"
+    done
+    same_as_reference quickjs-tests "$v" "$LAST_OUT" || { fail "quickjs: test scripts differ ($v)"; return; }
+    LAST_OUT=$dir/tmp/workload.out
+    run_timed quickjs "$v" "$dir/qjs" "$ROOT/tests/real/quickjs/workload.js" "$JS_SCALE" \
+        || { fail "quickjs: workload ($v): $(tail -3 "$LAST_OUT" "$LAST_OUT.err")"; return; }
+    same_as_reference quickjs-workload "$v" "$LAST_OUT" || { fail "quickjs: workload output differs ($v)"; return; }
+    grep -q "^rounds" "$LAST_OUT" || fail "quickjs: workload incomplete ($v)"
 }
 
 for prog in "${PROGRAMS[@]}"; do

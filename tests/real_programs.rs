@@ -2,9 +2,9 @@
 //! `bzip2.c` and reference samples), Lua 5.4, SQLite, zstd, lz4 (its own
 //! command-line program), libdeflate (its own tests and gzip program) and
 //! xz (its own tests, test files and command-line program), Oniguruma (its
-//! own tests, with `-fgimso-exposed-provenance`), mozjpeg (its cjpeg,
-//! djpeg and jpegtran), libwebp and tree-sitter (its C grammar), built
-//! from the
+//! own tests), mozjpeg (its cjpeg,
+//! djpeg and jpegtran), libwebp, tree-sitter (its C grammar) and QuickJS
+//! (its own test scripts and a workload written here), built from the
 //! crates that ship their sources and driven by `tests/real/`, each with
 //! output identical to the plain clang-16 build, at the reduced size
 //! (`SIZE=small` of `scripts/real-programs.sh`; the full size is the
@@ -104,4 +104,9 @@ fn libwebp_round_trips_match_the_plain_build() {
 #[test]
 fn treesitter_parses_match_the_plain_build() {
     run("treesitter");
+}
+
+#[test]
+fn quickjs_tests_and_workload_match_the_plain_build() {
+    run("quickjs");
 }
