@@ -52,6 +52,7 @@
 mod asm_safety;
 pub mod atomic_ptr;
 pub mod backend;
+mod byval;
 pub mod driver;
 pub mod escape;
 pub mod fault_map;

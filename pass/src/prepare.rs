@@ -17,6 +17,8 @@
 //! - A word moved through memory as a `double` (a union clang types as
 //!   `{ double }`) is moved as an `i64`, which carries its capability
 //!   (the `int_words` module).
+//! - Small structs passed `byval` are passed as their words (the `byval`
+//!   module), so their functions get direct entries.
 //!
 //! Not yet: `undef`/`poison` and UB flags nested inside constant aggregates
 //! and constant expressions (a later step rewrites constants wholesale when
@@ -51,6 +53,9 @@ pub struct PrepareStats {
     /// Words moved as `double`s turned into `i64` loads and stores (see
     /// the `int_words` module).
     pub words_as_integers: usize,
+    /// Small `byval` parameters and call sites passed as words instead
+    /// (see the `byval` module).
+    pub byval_as_words: usize,
 }
 
 fn weaker(linkage: Linkage) -> Option<Linkage> {
@@ -210,7 +215,10 @@ fn drop_ub(f: FunctionValue<'_>) -> usize {
 
 /// Prepares `module` in place (see the module documentation).
 pub fn prepare(module: &Module<'_>) -> PrepareStats {
-    let mut stats = PrepareStats::default();
+    let mut stats = PrepareStats {
+        byval_as_words: crate::byval::scalarize(module),
+        ..PrepareStats::default()
+    };
     for g in module.get_globals() {
         prepare_global(g, &mut stats);
     }

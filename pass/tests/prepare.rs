@@ -84,6 +84,7 @@ fn prepare_drops_odr_externalizes_and_zeroes_undef() {
             undef_zeroed: 8,
             ub_dropped: 9,
             words_as_integers: 0,
+            byval_as_words: 0,
         }
     );
 
@@ -264,4 +265,74 @@ fn vectors_of_words_are_stored_word_by_word() {
     assert!(!copy.contains("<2 x i64>"), "{copy}");
     assert_eq!(copy.matches("load i64").count(), 2, "{copy}");
     assert!(body("numbers").contains("store <2 x i64>"));
+}
+
+const BYVAL: &str = r#"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+%struct.Value = type { ptr, i64 }
+%struct.Big = type { [9 x i64] }
+%struct.Wide = type { x86_fp80 }
+
+define i64 @callee(i64 %a, ptr byval(%struct.Value) align 8 %v, i32 %n) {
+  %t = getelementptr i8, ptr %v, i64 8
+  %tag = load i64, ptr %t, align 8
+  call void @escape(ptr %v)
+  %r = add i64 %a, %tag
+  ret i64 %r
+}
+
+declare void @escape(ptr)
+declare i64 @elsewhere(ptr byval(%struct.Value) align 8)
+declare void @big(ptr byval(%struct.Big) align 8)
+declare void @wide(ptr byval(%struct.Wide) align 16)
+declare void @variadic(i32, ...)
+declare i32 @printf(ptr, ...)
+
+define i64 @caller(ptr %p, ptr %fp) {
+  %r = call i64 @callee(i64 1, ptr byval(%struct.Value) align 8 %p, i32 2)
+  %e = call i64 @elsewhere(ptr byval(%struct.Value) align 8 %p)
+  %i = call i64 %fp(i64 1, ptr byval(%struct.Value) align 8 %p, i32 3)
+  call void (i32, ...) @variadic(i32 1, ptr byval(%struct.Value) align 8 %p)
+  call void @big(ptr byval(%struct.Big) align 8 %p)
+  call void @wide(ptr byval(%struct.Wide) align 16 %p)
+  %q = call i32 (ptr, ...) @printf(ptr %p, ptr byval(%struct.Value) align 8 %p)
+  %s = add i64 %r, %e
+  %t = add i64 %s, %i
+  ret i64 %t
+}
+"#;
+
+#[test]
+fn small_byval_structs_are_passed_as_words() {
+    let ctx = Context::create();
+    let (m, stats) = prepared(&ctx, BYVAL, "byval.ll");
+    // `callee` and `elsewhere`'s parameters; the calls of `callee`,
+    // `elsewhere`, through `%fp` and of `variadic` (in its variadic part).
+    // A 72-byte struct, a 16-aligned one and the C library's `printf`
+    // keep their `byval`.
+    assert_eq!(stats.byval_as_words, 6);
+    let text = |n: &str| m.get_function(n).unwrap().print_to_string().to_string();
+    let callee = text("callee");
+    assert!(
+        callee.starts_with("define i64 @callee(i64 %a, i64 %0, i64 %1, i32 %n)"),
+        "{callee}"
+    );
+    // The parameter is a local holding the words; its address escapes as
+    // the old pointer's did.
+    assert!(callee.contains("%v = alloca %struct.Value"), "{callee}");
+    assert!(callee.contains("call void @escape(ptr %v)"), "{callee}");
+    assert!(text("elsewhere").contains("@elsewhere(i64, i64)"));
+    let caller = text("caller");
+    for call in [
+        "call i64 @callee(i64 1, i64 %",
+        "call i64 @elsewhere(i64 %",
+        "call i64 %fp(i64 1, i64 %",
+        "call void (i32, ...) @variadic(i32 1, i64 %",
+        "call void @big(ptr byval(%struct.Big)",
+        "call void @wide(ptr byval(%struct.Wide)",
+        "@printf(ptr %p, ptr byval(%struct.Value)",
+    ] {
+        assert!(caller.contains(call), "no `{call}` in\n{caller}");
+    }
+    assert_eq!(caller.matches("load i64").count(), 8, "{caller}");
 }

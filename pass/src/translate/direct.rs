@@ -4,7 +4,7 @@
 //! of through the thread's CC buffers.
 //!
 //! - A function `f` of type `S` defined here (not variadic, no `byval`
-//!   parameter) gets its body as `gimso.fd.f.H`, `H` a hash of `S`, with
+//!   parameter: small ones are words by now, see `crate::byval`) gets its body as `gimso.fd.f.H`, `H` a hash of `S`, with
 //!   type `{i64 exception, R, R-capability} (ptr thread, a0, a0-capability,
 //!   …)` (capability slots only for types that hold pointers or 64-bit
 //!   integers: [`cc_carries`]). Its generic
