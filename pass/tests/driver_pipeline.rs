@@ -391,7 +391,7 @@ fn missing_wrappers_are_named_in_link_errors() {
     let gold = "m.o:m.c:function gimso.fn.helper: error: undefined reference to 'gimso.fn.foo'\n";
     assert_eq!(
         rewrite_link_errors(gold, &[]).text.lines().next().unwrap(),
-        "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.o:m.c:function helper)"
+        "gimso-cc: error: no gimso wrapper for external function 'foo' (referenced from m.c in function 'helper')"
     );
 
     // lld and mold.

@@ -819,6 +819,20 @@ fn c_name(function: &str) -> &str {
         .unwrap_or(function)
 }
 
+/// gold's `obj.o:src.c:function F` (or `obj.o:function F`) → the source
+/// (or object) and `F`'s C name; other places are kept whole.
+fn split_gold_place(place: &str) -> (String, Option<String>) {
+    let Some(at) = place.find(":function ") else {
+        return (place.to_owned(), None);
+    };
+    let function = place[at + ":function ".len()..]
+        .split(':')
+        .next()
+        .unwrap_or_default();
+    let file = place[..at].rsplit(':').next().unwrap_or_default();
+    (file.to_owned(), Some(c_name(function).to_owned()))
+}
+
 /// Drops a leading `/usr/bin/ld: ` (or `ld.gold: `, …) tool prefix.
 fn strip_tool_prefix(s: &str) -> &str {
     for tool in [
@@ -909,8 +923,11 @@ impl Rewriter {
             if let Some((kind, name)) = gimso_symbol(sym) {
                 let place = place.trim_end().trim_end_matches(':');
                 let place = place.strip_suffix(": error").unwrap_or(place);
-                let function = self.function.as_ref().map(|h| h.name.clone());
-                self.emit(kind, name, place, function.as_deref());
+                let (place, function) = match &self.function {
+                    Some(h) => (place.to_owned(), Some(h.name.clone())),
+                    None => split_gold_place(place),
+                };
+                self.emit(kind, name, &place, function.as_deref());
                 return;
             }
         }
