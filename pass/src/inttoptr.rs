@@ -115,6 +115,62 @@ pub enum Cap<'ctx> {
 /// analysis linear on huge functions.
 const COMPARE_BUDGET: usize = 64;
 
+/// What one function's capability uses reach ([`CapInference::demands`]).
+#[derive(Debug, Default)]
+pub struct Demands<'ctx> {
+    /// The `load i64`s whose capability must be read.
+    pub loads: HashSet<InstructionValue<'ctx>>,
+    /// The 64-bit parameters (by index) whose capability the body uses.
+    pub params: HashSet<u32>,
+}
+
+/// For each of `bodies` (functions with their inferences), the 64-bit
+/// parameters whose capabilities its body consumes, through the calls it
+/// makes too: the least fixpoint over the call graph, starting from none.
+/// `callee(call)` names the function of `bodies` a call surely runs with
+/// its own type (a direct call of a definition no other module can
+/// replace); any other call consumes every capability it is passed.
+///
+/// A caller of such a function need not read the capabilities of the
+/// arguments it passes for parameters outside the set: the callee never
+/// looks at them. QuickJS passes each `JSValue` as two words, the tag
+/// with a capability word too; most callees only test the tag.
+pub fn param_cap_demands<'ctx>(
+    bodies: &HashMap<FunctionValue<'ctx>, CapInference<'ctx>>,
+    callee: &dyn Fn(InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>>,
+) -> HashMap<FunctionValue<'ctx>, HashSet<u32>> {
+    let mut used: HashMap<FunctionValue<'ctx>, HashSet<u32>> =
+        bodies.keys().map(|&f| (f, HashSet::new())).collect();
+    let mut callers: HashMap<FunctionValue<'ctx>, Vec<FunctionValue<'ctx>>> = HashMap::new();
+    for &f in bodies.keys() {
+        for block in f.get_basic_block_iter() {
+            for inst in block.get_instructions() {
+                if let Some(g) = callee(inst).filter(|g| bodies.contains_key(g)) {
+                    callers.entry(g).or_default().push(f);
+                }
+            }
+        }
+    }
+    let mut work: Vec<FunctionValue<'ctx>> = bodies.keys().copied().collect();
+    let mut queued: HashSet<FunctionValue<'ctx>> = work.iter().copied().collect();
+    while let Some(f) = work.pop() {
+        queued.remove(&f);
+        let demands = bodies[&f].demands(f, &|call, k| match callee(call) {
+            Some(g) => used.get(&g).is_none_or(|u| u.contains(&k)),
+            None => true,
+        });
+        if demands.params.len() > used[&f].len() {
+            used.insert(f, demands.params);
+            for &c in callers.get(&f).into_iter().flatten() {
+                if queued.insert(c) {
+                    work.push(c);
+                }
+            }
+        }
+    }
+    used
+}
+
 /// The inferred capabilities of one function's integer instructions.
 #[derive(Debug, Default)]
 pub struct CapInference<'ctx> {
@@ -268,42 +324,77 @@ impl<'ctx> CapInference<'ctx> {
     /// an `inttoptr` or an integer store takes its capability from,
     /// directly or through capability phis and selects.
     pub fn needed_loads(&self, function: FunctionValue<'ctx>) -> HashSet<InstructionValue<'ctx>> {
-        let mut needed = HashSet::new();
+        self.demands(function, &|_, _| true).loads
+    }
+
+    /// What the capabilities `function` hands on or uses come from: the
+    /// `load i64`s the translation must read them from, and the 64-bit
+    /// parameters whose capabilities the body consumes. Roots are an
+    /// `inttoptr`, an integer store, a returned or inserted word, and
+    /// argument `k` of a call of compiled code when `arg_needed(call, k)`
+    /// (a callee known not to consume that parameter's capability needs
+    /// none: [`param_cap_demands`]).
+    pub fn demands(
+        &self,
+        function: FunctionValue<'ctx>,
+        arg_needed: &dyn Fn(InstructionValue<'ctx>, u32) -> bool,
+    ) -> Demands<'ctx> {
+        let mut out = Demands::default();
         let mut seen_merges = HashSet::new();
         let mut work: Vec<Cap<'ctx>> = Vec::new();
+        let word_operand = |inst: InstructionValue<'ctx>, i: u32| {
+            if !crate::ir::operand_is_value(inst, i) {
+                return None;
+            }
+            let v = inst.get_operand(i)?.value()?;
+            matches!(v, BasicValueEnum::IntValue(x) if x.get_type().get_bit_width() == 64)
+                .then_some(v)
+        };
         for block in function.get_basic_block_iter() {
             for inst in block.get_instructions() {
                 let root = match inst.get_opcode() {
-                    InstructionOpcode::IntToPtr => operand_instruction(inst, 0),
+                    InstructionOpcode::IntToPtr => word_operand(inst, 0),
                     InstructionOpcode::Store if !self.rewrites_in_place(inst) => {
-                        operand_instruction(inst, 0)
+                        word_operand(inst, 0)
                     }
                     // Integers passed on to compiled code or returned
                     // travel with their capabilities.
                     InstructionOpcode::Call | InstructionOpcode::Invoke
                         if passes_int_caps(inst) =>
                     {
-                        let args = inst.get_num_operands().saturating_sub(1);
+                        let args = crate::ir::call_arg_count(inst);
                         for k in 0..args {
-                            if let Some(a) = operand_instruction(inst, k).filter(|a| is_word(*a)) {
-                                work.push(self.cap(a));
+                            if let Some(a) = word_operand(inst, k) {
+                                if arg_needed(inst, k) {
+                                    work.push(self.operand_cap(a));
+                                }
                             }
                         }
                         None
                     }
-                    InstructionOpcode::Return => operand_instruction(inst, 0),
-                    InstructionOpcode::InsertValue => operand_instruction(inst, 1),
+                    InstructionOpcode::Return => word_operand(inst, 0),
+                    InstructionOpcode::InsertValue => word_operand(inst, 1),
                     _ => None,
                 };
-                if let Some(r) = root.filter(|r| is_word(*r)) {
-                    work.push(self.cap(r));
+                if let Some(r) = root {
+                    work.push(self.operand_cap(r));
                 }
             }
         }
+        let params: HashMap<BasicValueEnum<'ctx>, u32> = function
+            .get_param_iter()
+            .enumerate()
+            .map(|(i, p)| (p, i as u32))
+            .collect();
         while let Some(c) = work.pop() {
             match c {
                 Cap::Definite(Origin::Loaded(l)) => {
-                    needed.insert(l);
+                    out.loads.insert(l);
+                }
+                Cap::Definite(Origin::Boundary(v)) => {
+                    if let Some(&i) = params.get(&v) {
+                        out.params.insert(i);
+                    }
                 }
                 Cap::Definite(Origin::Merge(m)) if seen_merges.insert(m) => {
                     for input in data_operands(m) {
@@ -313,7 +404,7 @@ impl<'ctx> CapInference<'ctx> {
                 _ => {}
             }
         }
-        needed
+        out
     }
 
     /// Whether `store` writes back to the word it loaded its value's

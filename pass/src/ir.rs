@@ -288,6 +288,15 @@ pub(crate) fn operand_is_value(inst: inkwell::values::InstructionValue<'_>, i: u
     }
 }
 
+/// The number of arguments of call or invoke `inst` (not its callee,
+/// destinations or operand bundles).
+pub(crate) fn call_arg_count(inst: inkwell::values::InstructionValue<'_>) -> u32 {
+    use inkwell::values::AsValueRef;
+    // SAFETY: `inst` is a live call or invoke (the callers match the
+    // opcode first).
+    unsafe { inkwell::llvm_sys::core::LLVMGetNumArgOperands(inst.as_value_ref()) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -248,3 +248,121 @@ fn inferred_capabilities_follow_the_spec() {
         "different pointers on one edge stay Top"
     );
 }
+
+const CALLS: &str = r#"
+; Only the second word is looked at, as a number (a tag test).
+define i32 @tag_only(i64 %v, i64 %t) {
+entry:
+  %c = icmp eq i64 %t, 7
+  %r = zext i1 %c to i32
+  ret i32 %r
+}
+
+define i32 @deref(i64 %v) {
+entry:
+  %p = inttoptr i64 %v to ptr
+  %x = load i32, ptr %p
+  ret i32 %x
+}
+
+; Hands its words on: what it consumes is what its callees consume.
+define i32 @forward(i64 %a, i64 %b) {
+entry:
+  %x = call i32 @tag_only(i64 %a, i64 %b)
+  %y = call i32 @deref(i64 %b)
+  %s = add i32 %x, %y
+  ret i32 %s
+}
+
+; Recursion: %x reaches an inttoptr at the bottom, %n never does.
+define i32 @recur(i64 %x, i64 %n) {
+entry:
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %base, label %step
+base:
+  %p = inttoptr i64 %x to ptr
+  %v = load i32, ptr %p
+  ret i32 %v
+step:
+  %m = sub i64 %n, 1
+  %r = call i32 @recur(i64 %x, i64 %m)
+  ret i32 %r
+}
+
+declare void @opaque(i64)
+
+; A call of code the module does not hold consumes whatever it is passed.
+define void @escape(i64 %v, i64 %w) {
+entry:
+  call void @opaque(i64 %w)
+  ret void
+}
+
+define i32 @caller(ptr %pp) {
+entry:
+  %w1 = load i64, ptr %pp
+  %q = getelementptr i8, ptr %pp, i64 8
+  %w2 = load i64, ptr %q
+  %r = call i32 @forward(i64 %w1, i64 %w2)
+  ret i32 %r
+}
+"#;
+
+#[test]
+fn callers_read_only_the_capabilities_their_callees_consume() {
+    use gimso_pass::inttoptr::param_cap_demands;
+    use inkwell::values::CallSiteValue;
+    use std::collections::{HashMap, HashSet};
+
+    let ctx = Context::create();
+    let m = parse_module(&ctx, CALLS.as_bytes(), "calls.ll").expect("fixture parses");
+    let bodies: HashMap<_, _> = m
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .map(|f| (f, infer(f)))
+        .collect();
+    fn callee<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>> {
+        CallSiteValue::try_from(call)
+            .ok()?
+            .get_called_fn_value()
+            .filter(|g| g.count_basic_blocks() > 0)
+    }
+    let used = param_cap_demands(&bodies, &callee);
+    let f = |name: &str| m.get_function(name).unwrap();
+    let set = |name: &str| {
+        let mut v: Vec<u32> = used[&f(name)].iter().copied().collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        set("tag_only"),
+        Vec::<u32>::new(),
+        "a tag test needs no capability"
+    );
+    assert_eq!(set("deref"), vec![0]);
+    assert_eq!(set("forward"), vec![1], "only the word passed on to @deref");
+    assert_eq!(
+        set("recur"),
+        vec![0],
+        "the fixpoint goes round the recursion"
+    );
+    assert_eq!(set("escape"), vec![1], "unknown code consumes what it gets");
+
+    // The caller reads the capability of the word @forward consumes only.
+    let caller = f("caller");
+    let needed: HashSet<_> = bodies[&caller]
+        .demands(caller, &|call, k| {
+            callee(call).is_none_or(|g| used[&g].contains(&k))
+        })
+        .loads;
+    assert!(needed.contains(&inst(caller, "w2")));
+    assert!(
+        !needed.contains(&inst(caller, "w1")),
+        "the tag-only word is read without its capability"
+    );
+    assert_eq!(
+        bodies[&caller].needed_loads(caller).len(),
+        2,
+        "without the callee sets both words would be read with capabilities"
+    );
+}

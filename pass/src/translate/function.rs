@@ -172,9 +172,17 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         .into_iter()
         .map(|(k, v)| (k.as_value_ref(), v))
         .collect();
-    let inference = infer(fv);
+    let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(fv));
+    // An argument for a parameter whose capability the callee never
+    // consumes needs none read.
+    let arg_needed = |call: InstructionValue<'_>, k: u32| match m.known_callee(call.as_value_ref())
+    {
+        Some(g) => m.param_caps.get(&g).is_none_or(|u| u.contains(&k)),
+        None => true,
+    };
     let needed_loads = inference
-        .needed_loads(fv)
+        .demands(fv, &arg_needed)
+        .loads
         .into_iter()
         .map(|i| i.as_value_ref())
         .collect();

@@ -163,6 +163,62 @@ pub(crate) struct ModTx<'a, 'ctx> {
     pub stats: TranslateStats,
     /// New (priority, function) constructor and destructor lists.
     pub pending_structors: Option<(Structors, Structors)>,
+    /// Each function body's capability inference, made before any is
+    /// translated (taken by its translation).
+    pub inferences: HashMap<V, crate::inttoptr::CapInference<'ctx>>,
+    /// Each function body → the 64-bit parameters whose capabilities it
+    /// consumes ([`crate::inttoptr::param_cap_demands`]).
+    pub param_caps: HashMap<V, HashSet<u32>>,
+}
+
+impl<'ctx> ModTx<'_, 'ctx> {
+    /// Runs the capability inference of every function body, then the
+    /// module's fixpoint of which parameters' capabilities each consumes.
+    fn infer_capabilities(&mut self, functions: &[V]) {
+        use inkwell::values::{AsValueRef, FunctionValue};
+        let mut bodies = HashMap::new();
+        for &f in functions {
+            // SAFETY: `f` is a live function of the module.
+            let Some(fv) = (unsafe { FunctionValue::new(f) }) else {
+                continue;
+            };
+            if !self.ll.is_declaration(f) {
+                bodies.insert(fv, crate::inttoptr::infer(fv));
+            }
+        }
+        let callee = |call: inkwell::values::InstructionValue<'ctx>| {
+            let g = self.known_callee(call.as_value_ref())?;
+            // SAFETY: `g` is a live function of the module.
+            unsafe { FunctionValue::new(g) }
+        };
+        let demands = crate::inttoptr::param_cap_demands(&bodies, &callee);
+        self.param_caps = demands
+            .into_iter()
+            .map(|(f, u)| (f.as_value_ref(), u))
+            .collect();
+        self.inferences = bodies
+            .into_iter()
+            .map(|(f, i)| (f.as_value_ref(), i))
+            .collect();
+    }
+
+    /// The function call or invoke `call` surely runs with its own type:
+    /// a direct call of a definition here that no other module can
+    /// replace (not weak), called with the type it was defined with, and
+    /// not variadic (its variadic arguments are no parameters).
+    pub fn known_callee(&self, call: V) -> Option<V> {
+        let ll = &self.ll;
+        if !matches!(
+            ll.opcode(call),
+            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+        ) {
+            return None;
+        }
+        let f = ll.called_value(call);
+        let bound = self.direct.get(&f).is_some_and(|d| d.bind);
+        let ty = ll.function_type_of(f);
+        (bound && ll.called_fn_type(call) == ty && !ll.is_vararg(ty)).then_some(f)
+    }
 }
 
 impl ModTx<'_, '_> {
@@ -253,6 +309,8 @@ pub fn translate_module_with(
         errors: Vec::new(),
         stats: TranslateStats::default(),
         pending_structors: None,
+        inferences: HashMap::new(),
+        param_caps: HashMap::new(),
     };
     let old_functions: Vec<V> =
         m.ll.functions()
@@ -266,6 +324,7 @@ pub fn translate_module_with(
     m.declare_globals(&old_globals);
     m.declare_aliases(&old_aliases);
     m.define_globals(&old_globals);
+    m.infer_capabilities(&old_functions);
     for &f in &old_functions {
         if !m.ll.is_declaration(f) {
             function::translate_function(&mut m, f);
