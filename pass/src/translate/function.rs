@@ -700,6 +700,22 @@ impl FnTx<'_, '_, '_> {
     /// whose address escapes to calls a frame slot for the heap copy made
     /// on never-returning paths (not in functions that call `setjmp`,
     /// where a `longjmp` back skips copies back and revives such paths).
+    /// `vals` (instructions of the function being translated) in the
+    /// order they appear in it: what the translation emits for a set of
+    /// them must not depend on hash order, or the same source would
+    /// compile to different code from run to run.
+    fn in_old_order(&self, vals: HashSet<V>) -> Vec<V> {
+        let ll = &self.m.ll;
+        let mut out = Vec::with_capacity(vals.len());
+        for b in ll.blocks(self.old) {
+            out.extend(ll.instructions(b).into_iter().filter(|i| vals.contains(i)));
+            if out.len() == vals.len() {
+                break;
+            }
+        }
+        out
+    }
+
     fn stack_slots(&mut self) {
         if self.calls_setjmp() {
             for h in self.homes.values_mut() {
@@ -708,8 +724,9 @@ impl FnTx<'_, '_, '_> {
                 }
             }
         }
-        let homes: Vec<(V, AllocaHome)> = self.homes.iter().map(|(k, v)| (*k, v.clone())).collect();
-        for (a, home) in homes {
+        let allocas = self.in_old_order(self.homes.keys().copied().collect());
+        for a in allocas {
+            let home = self.homes[&a].clone();
             let escapes = match home {
                 AllocaHome::Stack => None,
                 AllocaHome::StackCaps { escapes } => Some(escapes),

@@ -306,7 +306,7 @@ impl FnTx<'_, '_, '_> {
 
     /// In the prologue: a null frame slot for every lazy alloca.
     pub(super) fn lazy_alloca_slots(&mut self) {
-        let allocas: Vec<V> = self.lazy.slots.keys().copied().collect();
+        let allocas = self.in_old_order(self.lazy.slots.keys().copied().collect());
         for a in allocas {
             let ll = &self.m.ll;
             let slot = ll.entry_alloca(self.new, ll.ptr());
