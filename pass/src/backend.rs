@@ -90,6 +90,7 @@ pub fn emit_object(module: &Module<'_>, level: &str, out: &Path) -> Result<(), S
             .run_passes(CLEANUP_PIPELINE, &machine, PassBuilderOptions::create())
             .map_err(|e| e.to_string())?;
     }
+    crate::failure_paths::spin_failure_paths(module, crate::translate::runtime::FAILURES);
     lower_structors(module);
     let buffer = machine
         .write_to_memory_buffer(module, FileType::Object)

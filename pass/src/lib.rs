@@ -55,6 +55,7 @@ pub mod backend;
 mod byval;
 pub mod driver;
 pub mod escape;
+pub mod failure_paths;
 pub mod fault_map;
 mod int_words;
 pub mod intrinsics;

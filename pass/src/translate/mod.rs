@@ -23,7 +23,7 @@ mod function;
 mod globals;
 mod layout;
 pub(crate) mod ll;
-mod runtime;
+pub(crate) mod runtime;
 
 use std::collections::{HashMap, HashSet};
 

@@ -64,7 +64,7 @@ const PRESERVE_MOST: &[&str] = &[
 const PRESERVE_MOST_CC: u32 = 14;
 
 /// Entry points that report a safety error and never return.
-const FAILURES: &[&str] = &[
+pub const FAILURES: &[&str] = &[
     "gimso_access_failed",
     "gimso_arg_size_failed",
     "gimso_ret_size_failed",
