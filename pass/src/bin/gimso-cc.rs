@@ -1,6 +1,9 @@
 //! `gimso-cc`: a drop-in C compiler that makes the program memory safe
 //! (DESIGN §8). All the work is in [`gimso_pass::driver`].
 
+#[path = "common/malloc.rs"]
+mod malloc;
+
 fn main() {
     // Arguments that are not UTF-8 are refused by name rather than panicking.
     let mut args = Vec::new();

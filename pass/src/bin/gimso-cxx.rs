@@ -1,6 +1,9 @@
 //! `gimso-cxx` (also reachable as `gimso-c++`, a link to `gimso-cc`): the
 //! C++ driver, `gimso-cc` compiling its sources as C++.
 
+#[path = "common/malloc.rs"]
+mod malloc;
+
 fn main() {
     // Arguments that are not UTF-8 are refused by name rather than panicking.
     let mut args = Vec::new();
