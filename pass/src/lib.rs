@@ -1,53 +1,26 @@
-//! The gimso compiler pass: an LLVM 16 IR → IR translator (DESIGN.md §8).
+//! The gimso compiler pass: an LLVM 16 IR → IR translator (DESIGN.md §8),
+//! and the `gimso-cc` / `gimso-c++` drivers around it.
 //!
-//! # Status of this crate
+//! A source file goes through [`driver`]'s pipeline: clang-16 compiles it
+//! to IR at the user's `-O` level ([`optimize::front_half`]); [`reject`]
+//! refuses what the gimso semantics cannot run, naming the construct and
+//! its source position ([`location`]); [`prepare`] drops ODR linkage and
+//! zeroes `undef`/`poison`; [`translate`] rewrites every function, global
+//! and constant to the capability ABI of `include/gimso.h` (checked loads
+//! and stores, shadow words for pointers at rest, CC buffers for calls,
+//! the unwinder for `invoke`, pollchecks for the collector); [`backend`]
+//! cleans the result up and generates the object in process, with
+//! [`failure_paths`] and [`fault_map`] adapting it to code generation.
 //!
-//! **So far the crate loads modules, rejects unsupported constructs, runs the
-//! first preparatory rewrite and the `inttoptr` analysis; the translation to
-//! capabilities is not written yet.**
+//! The analyses the translation leans on: [`escape`] (which allocas stay
+//! plain stack slots), [`inttoptr`] (which capability an `inttoptr` result
+//! carries, and which parameters' capabilities callees consume),
+//! [`atomic_ptr`], [`intrinsics`] (which intrinsics pass, are handled or are
+//! refused) and [`sites`] (the source-location records of failure paths).
 //!
-//! - [`module`]: load `.ll`/`.bc` into an inkwell [`inkwell::module::Module`]
-//!   and run the LLVM verifier, with a Rust error type ([`LoadError`]).
-//! - [`reject`]: [`check_module`] walks every global, function, block and
-//!   instruction and returns *all* uses of what the gimso semantics rejects:
-//!   pointers outside address space 0, `callbr`, the funclet EH instructions
-//!   (`catchswitch`, `catchpad`, `cleanuppad`, `catchret`, `cleanupret`),
-//!   `alloca inalloca`, and inline assembly that is not register-only
-//!   ([`asm_safety`]: which templates are safe, and what their pointer
-//!   results carry).
-//! - [`location`]: source positions from `!dbg` for clang-style diagnostics.
-//! - [`intrinsics`]: which intrinsics pass, which the translation handles,
-//!   which are rejected (the checker reports the rejected ones).
-//! - [`prepare`]: the first rewrite: ODR and `available_externally`
-//!   linkage dropped, `undef`/`poison` operands and initialisers zeroed.
-//! - [`driver`]: the `gimso-cc` command line (parsing only so far).
-//! - [`escape`]: which allocas may stay plain stack slots (private and
-//!   provably in bounds) and which become capability objects.
-//! - [`sites`]: `gimso_source_location` records for the runtime's check
-//!   failure paths, one per distinct source location.
-//! - [`inttoptr`]: the spec's abstract interpreter that decides which
-//!   capability an `inttoptr` result carries (analysis only for now).
-//!
-//! # Planned architecture (later steps)
-//!
-//! 1. **Prepare**: drop ODR/`available_externally` linkage, replace `undef`
-//!    and `poison` with zero (spec "Constants And Linking").
-//! 2. **Translate** each function: every `ptr` value becomes the pair
-//!    `(intval, lower)`; loads/stores get bounds checks (inline fast path) and
-//!    shadow-word accesses for pointers at rest; `alloca` becomes a
-//!    zero-initialised capability allocation; GEP keeps the capability;
-//!    `inttoptr` yields a null capability; atomics on `ptr` use atomic boxes.
-//! 3. **Calls**: arguments and returns pass through CC buffers (DESIGN §6);
-//!    `invoke`/`landingpad`/`resume` map onto the runtime's Itanium unwinder;
-//!    pollchecks at loop back edges and calls for the concurrent collector.
-//! 4. **Globals and constants**: global initialisers become runtime-registered
-//!    capabilities; intrinsics (`memcpy`, `memmove`, `memset`) and libc
-//!    builtins route through checked runtime entry points.
-//! 5. **Verify and write** the module; the `gimso-cc` driver runs
-//!    `clang-16 -O<n> -emit-llvm` → this pass → `clang-16 -c` → link `libgimso.a`.
-//!
-//! The pass must be linear in function size and must never crash on valid
-//! IR (`llvm-stress` is the fuzz corpus).
+//! The pass must be linear in function size, must never crash on valid IR
+//! (`llvm-stress` is the fuzz corpus, `tests/stress.rs`), and must compile
+//! the same source to the same object every time (`tests/reproducible.rs`).
 
 mod asm_safety;
 pub mod atomic_ptr;

@@ -12,7 +12,7 @@
 //!    [`crate::optimize::front_half`] (the promises stripped, pointer
 //!    atomics restored, then LLVM's `default<On>` pipeline: optimising
 //!    before the pass, so allocas are promoted, TOOLCHAIN-NOTES "Pipeline
-//!    order") → [`check_module`] → [`prepare`] → [`translate_module`] → LLVM
+//!    order") → [`check_module`] → [`prepare`] → [`translate_module`](crate::translate::translate_module) → LLVM
 //!    verifier → bitcode. Diagnostics are printed clang-style
 //!    (`file.c:L:C: error: …`) and give exit status 1; a module the verifier
 //!    rejects, an optimiser failure, or a panic in the pass is an internal
