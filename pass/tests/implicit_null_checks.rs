@@ -6,15 +6,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 mod common;
-use common::succeed;
+use common::gimso_cc_object;
 
 use gimso_abi::{FAULT_MAP_SECTION, LLVM_FAULT_MAP_SECTION};
 use gimso_pass::fault_map::{SHF_GNU_RETAIN, SHF_WRITE, find_section};
-
-const GIMSO_CC: &str = env!("CARGO_BIN_EXE_gimso-cc");
 
 const LIST_WALK: &str = "struct node { struct node *next; long v; };\n\
 long sum(struct node *n) {\n\
@@ -29,17 +26,7 @@ fn compile(name: &str, flags: &[&str]) -> Vec<u8> {
     let src = dir.join(format!("{name}.c"));
     let obj = dir.join(format!("{name}.o"));
     fs::write(&src, LIST_WALK).unwrap();
-    succeed(
-        Command::new(GIMSO_CC)
-            .args(flags)
-            .arg("-c")
-            .arg(&src)
-            .arg("-o")
-            .arg(&obj)
-            .env_remove("GIMSO_KEEP_TEMPS"),
-        "gimso-cc",
-    );
-    fs::read(&obj).unwrap()
+    gimso_cc_object(&src, &obj, flags)
 }
 
 #[test]

@@ -8,12 +8,9 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 mod common;
-use common::succeed;
-
-const GIMSO_CC: &str = env!("CARGO_BIN_EXE_gimso-cc");
+use common::gimso_cc_object;
 
 const SOURCE: &str = r#"
 extern void use(void *p, int n);
@@ -39,16 +36,7 @@ int on_error_only(int k) {
 fn object(dir: &Path, run: usize) -> Vec<u8> {
     let src = dir.join("many_locals.c");
     let obj = dir.join(format!("many_locals.{run}.o"));
-    succeed(
-        Command::new(GIMSO_CC)
-            .args(["-O2", "-c"])
-            .arg(&src)
-            .arg("-o")
-            .arg(&obj)
-            .env_remove("GIMSO_KEEP_TEMPS"),
-        "gimso-cc",
-    );
-    fs::read(&obj).unwrap()
+    gimso_cc_object(&src, &obj, &["-O2"])
 }
 
 #[test]

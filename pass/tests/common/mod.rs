@@ -75,6 +75,22 @@ pub fn succeed(cmd: &mut Command, what: &str) -> Vec<u8> {
     out.stdout
 }
 
+/// Compiles `src` to the object `obj` with `gimso-cc -c` and `flags`
+/// (temporary files not kept) and returns the object's bytes.
+pub fn gimso_cc_object(src: &Path, obj: &Path, flags: &[&str]) -> Vec<u8> {
+    succeed(
+        Command::new(env!("CARGO_BIN_EXE_gimso-cc"))
+            .args(flags)
+            .arg("-c")
+            .arg(src)
+            .arg("-o")
+            .arg(obj)
+            .env_remove("GIMSO_KEEP_TEMPS"),
+        "gimso-cc",
+    );
+    std::fs::read(obj).unwrap_or_else(|e| panic!("cannot read {}: {e}", obj.display()))
+}
+
 /// 1-based line of the first line of `tests/c/<source>` containing `marker`.
 pub fn line_of(source: &str, marker: &str) -> usize {
     let text = std::fs::read_to_string(fixture(&format!("c/{source}"))).expect("read source");
