@@ -84,6 +84,18 @@ fn target_machine(level: &str) -> Result<TargetMachine, String> {
 /// Cleans up the translated `module` at `-O<level>` and writes an object
 /// file to `out`.
 pub fn emit_object(module: &Module<'_>, level: &str, out: &Path) -> Result<(), String> {
+    let mut object = generate(module, level, FileType::Object)?;
+    crate::fault_map::retarget(&mut object)?;
+    std::fs::write(out, object).map_err(|e| format!("cannot write {}: {e}", out.display()))
+}
+
+/// Cleans up the translated `module` at `-O<level>` and returns its
+/// assembly: the code [`emit_object`] makes of the same module.
+pub fn emit_assembly(module: &Module<'_>, level: &str) -> Result<Vec<u8>, String> {
+    generate(module, level, FileType::Assembly)
+}
+
+fn generate(module: &Module<'_>, level: &str, kind: FileType) -> Result<Vec<u8>, String> {
     let machine = target_machine(level)?;
     if !matches!(level, "0" | "") {
         module
@@ -93,11 +105,9 @@ pub fn emit_object(module: &Module<'_>, level: &str, out: &Path) -> Result<(), S
     crate::failure_paths::spin_failure_paths(module, crate::translate::runtime::FAILURES);
     lower_structors(module);
     let buffer = machine
-        .write_to_memory_buffer(module, FileType::Object)
+        .write_to_memory_buffer(module, kind)
         .map_err(|e| e.to_string())?;
-    let mut object = buffer.as_slice().to_vec();
-    crate::fault_map::retarget(&mut object)?;
-    std::fs::write(out, object).map_err(|e| format!("cannot write {}: {e}", out.display()))
+    Ok(buffer.as_slice().to_vec())
 }
 
 /// Puts `llvm.global_ctors`/`llvm.global_dtors` into `.init_array.N` /

@@ -895,3 +895,50 @@ fn frame_address_level_zero_only() {
         );
     }
 }
+
+/// `-S` shows the code `-c` makes: the same in-process back half (failure
+/// paths end in a jump to the function's self-loop, not clang's `ud2`),
+/// and the assembly, assembled by clang and linked by gimso-cc, still
+/// reports the program's out-of-bounds read.
+#[test]
+fn assembly_comes_from_the_in_process_back_half() {
+    let dir = workdir("assembly");
+    fs::write(
+        dir.join("oob.c"),
+        "#include <stdlib.h>\n\
+         int main(int argc, char **argv) {\n\
+           int *a = malloc(4 * sizeof(int));\n\
+           for (int i = 0; i < 4; i++) a[i] = i;\n\
+           return a[argc + 3];\n\
+         }\n",
+    )
+    .unwrap();
+    let o = gimso_cc(&dir, &["-O2", "-S", "oob.c"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let asm = fs::read_to_string(dir.join("oob.s")).unwrap();
+    let lines: Vec<&str> = asm.lines().map(str::trim).collect();
+    let reports: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("callq\tgimso_access_failed"))
+        .collect();
+    assert!(!reports.is_empty(), "no bounds check reported in:\n{asm}");
+    for i in reports {
+        let next = lines[i + 1..]
+            .iter()
+            .find(|l| !l.starts_with('.') && !l.starts_with('#'))
+            .unwrap();
+        assert!(next.starts_with("jmp"), "after a report: {next}\n{asm}");
+    }
+    let cc = Command::new("clang-16")
+        .args(["-c", "oob.s", "-o", "oob.o"])
+        .current_dir(&dir)
+        .status()
+        .expect("run clang-16");
+    assert!(cc.success());
+    let o = gimso_cc(&dir, &["oob.o", "-o", "oob"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = Command::new(dir.join("oob")).output().unwrap();
+    assert!(!run.status.success());
+    let err = stderr(&run);
+    assert!(err.contains("out-of-bounds read"), "{err}");
+    assert!(err.contains("oob.c:5"), "{err}");
+}

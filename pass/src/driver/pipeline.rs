@@ -487,6 +487,10 @@ pub enum IrOutput {
     Text,
     /// An object file: the back half runs in process ([`crate::backend`]).
     Object,
+    /// Assembly (`-S`), from the same in-process back half as objects, so it
+    /// shows the code `-c` makes (but for explicit null tests: LLVM's fault
+    /// map in a `.s` is one the runtime would not read).
+    Assembly,
 }
 
 /// Options for [`run_pass`].
@@ -684,6 +688,8 @@ fn write_module(
             return crate::backend::emit_object(module, opt_level, path)
                 .map_err(|e| DriverError::Internal(format!("code generation failed: {e}")));
         }
+        IrOutput::Assembly => crate::backend::emit_assembly(module, opt_level)
+            .map_err(|e| DriverError::Internal(format!("code generation failed: {e}")))?,
     };
     let written = if path == Path::new("-") {
         io::Write::write_all(&mut io::stdout().lock(), &bytes)
@@ -1343,7 +1349,7 @@ impl Driver<'_> {
         let product = self.product();
         let ext = match product {
             Product::Object | Product::Ir(IrOutput::Object) => "o",
-            Product::Assembly => "s",
+            Product::Assembly | Product::Ir(IrOutput::Assembly) => "s",
             Product::Ir(IrOutput::Bitcode) => "bc",
             Product::Ir(IrOutput::Text) => "ll",
         };
@@ -1535,10 +1541,12 @@ impl Driver<'_> {
         self.status(cmd)?;
 
         // 2. The pass.
-        let in_process = product == Product::Object && in_process_back_half(&inv.compile_flags);
+        let in_process = matches!(product, Product::Object | Product::Assembly)
+            && in_process_back_half(&inv.compile_flags);
         let (pass_out, ir_kind) = match product {
             Product::Ir(kind) => (out.to_owned(), kind),
-            _ if in_process => (out.to_owned(), IrOutput::Object),
+            Product::Object if in_process => (out.to_owned(), IrOutput::Object),
+            Product::Assembly if in_process => (out.to_owned(), IrOutput::Assembly),
             _ => (tmp.path().join(format!("{base}.out.bc")), IrOutput::Bitcode),
         };
         if inv.verbose {
