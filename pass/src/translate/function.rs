@@ -329,7 +329,7 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let idom = immediate_dominators(&order, &preds, &rpo_index);
-        self.find_loops(&preds);
+        self.find_loops(&preds, &rpo_index);
         for &b in &order {
             self.m.ll.position_at_end(self.block_map[&b]);
             self.cur_old_block = b;
@@ -373,8 +373,11 @@ impl FnTx<'_, '_, '_> {
     /// The natural loop of every back edge (its header and the blocks that
     /// reach its latch without passing the header); each block gets the
     /// smallest one holding it.
-    fn find_loops(&mut self, preds: &HashMap<B, Vec<B>>) {
-        let edges: Vec<(B, B)> = self.back_edges.keys().copied().collect();
+    fn find_loops(&mut self, preds: &HashMap<B, Vec<B>>, rpo_index: &HashMap<B, usize>) {
+        // In block order, not hash order: of two loops of one size holding
+        // a block, the first found is kept.
+        let mut edges: Vec<(B, B)> = self.back_edges.keys().copied().collect();
+        edges.sort_by_key(|&(latch, header)| (rpo_index.get(&latch), rpo_index.get(&header)));
         for (latch, header) in edges {
             let mut body = HashSet::from([header]);
             let mut work = vec![latch];
