@@ -18,8 +18,10 @@
 //! generator is said instead as branch weights on every branch into a
 //! failure path that has none (the translation's bounds checks have none:
 //! they relied on the `unreachable`), so hot paths stay laid out as before.
-//! The self-loop is two bytes, like the `ud2` it replaces, and never runs:
-//! the reporting functions end the program.
+//! The self-loop never runs (the reporting functions end the program);
+//! the jump to it takes the place of `ud2` (2 to 5 bytes for 2), and the
+//! loop itself costs a `jmp` and its alignment once per function
+//! (`quickjs.c`'s `JS_CallInternal`: 1.2% more text).
 
 use std::collections::HashSet;
 

@@ -3,9 +3,10 @@
 //! included.
 //!
 //! Code generation for a large translated function allocates and frees
-//! millions of small objects, and glibc's allocator spent 8–12% of
-//! compiling QuickJS in `_int_malloc`, `unlink_chunk` and
-//! `malloc_consolidate` (rustc links jemalloc for the same reason). The
+//! millions of small objects, and glibc's allocator spent about 8% of
+//! compiling QuickJS in `_int_malloc`, `unlink_chunk`,
+//! `malloc_consolidate` and friends (rustc links jemalloc for the same
+//! reason; here `quickjs.c` went from 205 s to 162 s). The
 //! functions below are defined in the executable, so the dynamic linker
 //! binds every library's `malloc` to them (glibc supports replacing its
 //! allocator this way: malloc, free, calloc and realloc at least, and the
