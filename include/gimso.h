@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change. */
-#define GIMSO_ABI_VERSION 5
+#define GIMSO_ABI_VERSION 6
 
 /* Failure entry points end the program. */
 #define GIMSO_NORETURN __attribute__((noreturn))
@@ -36,7 +36,9 @@ extern "C" {
 typedef struct gimso_object_header {
     uintptr_t upper; /* one past the last accessible byte */
     uint64_t aux;    /* flags (low 16 bits) | signed distance from the payload
-                      * to its shadow storage, 0 if none (high 48 bits) */
+                      * to its shadow storage (GIMSO_FLAG_SHADOW set) or to
+                      * the runtime's zero region (clear; 0 for specials),
+                      * high 48 bits */
 } gimso_object_header;
 
 #define GIMSO_HEADER_UPPER_OFFSET 0
@@ -52,6 +54,8 @@ typedef struct gimso_object_header {
 #define GIMSO_FLAG_PAD (1ULL << 4)
 /* The address was converted to an integer under -fgimso-exposed-provenance. */
 #define GIMSO_FLAG_EXPOSED (1ULL << 5)
+/* The distance leads to shadow words, which pointer stores may write. */
+#define GIMSO_FLAG_SHADOW (1ULL << 6)
 #define GIMSO_SPECIAL_SHIFT 8
 #define GIMSO_SPECIAL_MASK (0xfULL << GIMSO_SPECIAL_SHIFT)
 /* Marking epoch (1..15) in which the object was last seen marked; while

@@ -15,7 +15,7 @@ use core::mem::{offset_of, size_of};
 use core::sync::atomic::{AtomicU64, AtomicUsize};
 
 /// Bumped on every incompatible change to anything in this crate.
-pub const ABI_VERSION: u32 = 5;
+pub const ABI_VERSION: u32 = 6;
 
 /// Size of the machine word, of a pointer at rest and of one shadow word.
 pub const WORD_SIZE: usize = 8;
@@ -41,13 +41,18 @@ pub const MAX_OBJECT_SIZE: usize = 1 << 46;
 ///
 /// `upper` is one past the last accessible byte; `aux` packs the flags in
 /// its low 16 bits and, in the high 48 bits, the signed distance from the
-/// payload (`lower`) to the object's shadow (aux) storage, 0 when it has
-/// none. Compiled code finds the shadow word of the pointer slot at `p` as
-/// `p + (aux >> 16)` (arithmetic shift): no mask constant held in a
-/// register, no `p - lower`, and the shift sets the zero flag for the
-/// "no shadow yet" test. Both words are atomics: the collector and other
-/// mutators read them while the owner frees the object or creates its aux
-/// allocation.
+/// payload (`lower`) to the object's shadow (aux) storage. Compiled code
+/// finds the shadow word of the pointer slot at `p` as `p + (aux >> 16)`
+/// (arithmetic shift): no mask constant held in a register, no `p - lower`.
+///
+/// Every data object's distance leads to readable words: its shadow
+/// storage when [`FLAG_SHADOW`] is set, otherwise the runtime's read-only
+/// zero region, so a pointer load reads a null capability there without
+/// first testing whether the object has shadow words (specials, whose
+/// distance is 0, never pass an access check). Pointer stores test
+/// `FLAG_SHADOW` and let the runtime create the shadow words when it is
+/// clear. Both words are atomics: the collector and other mutators read
+/// them while the owner frees the object or creates its aux allocation.
 #[repr(C)]
 #[derive(Debug)]
 pub struct ObjectHeader {
@@ -83,6 +88,10 @@ pub const FLAG_PAD: u64 = 1 << 4;
 /// converted back to a pointer with no capability of its own may take this
 /// object's (ISO/IEC TS 6010's "exposed" storage).
 pub const FLAG_EXPOSED: u64 = 1 << 5;
+/// The aux word's distance leads to the object's shadow storage (clear:
+/// to zero memory that is no object's, or 0 for specials): pointer stores
+/// may write the shadow words in place.
+pub const FLAG_SHADOW: u64 = 1 << 6;
 /// Shift of the 4-bit special kind inside the aux word.
 pub const SPECIAL_SHIFT: u32 = 8;
 /// Mask of the special kind inside the aux word.
@@ -100,13 +109,15 @@ pub const BARRIER_EPOCH_SHIFT: u32 = 12;
 /// Mask of the barrier epoch inside the aux word.
 pub const BARRIER_EPOCH_MASK: u64 = 0xf << BARRIER_EPOCH_SHIFT;
 
-/// The signed distance from `lower` to the shadow storage that `aux`
-/// records (0: the object has no shadow storage).
+/// The signed distance from `lower` to the words a pointer load reads the
+/// capabilities from: the shadow storage, or zero memory (see
+/// [`ObjectHeader`]).
 pub const fn aux_delta(aux: u64) -> isize {
     (aux as i64 >> AUX_DELTA_SHIFT) as isize
 }
 
-/// `aux` with its distance replaced by `delta` (flags kept).
+/// `aux` with its shadow storage at distance `delta` (flags kept,
+/// [`FLAG_SHADOW`] set; a `delta` of 0 clears both: no shadow).
 ///
 /// # Panics
 ///
@@ -114,17 +125,30 @@ pub const fn aux_delta(aux: u64) -> isize {
 /// user-space addresses are below 2^47, so the distance between two of
 /// them always does.
 pub const fn aux_with_delta(aux: u64, delta: isize) -> u64 {
+    if delta == 0 {
+        return aux & AUX_FLAGS_MASK & !FLAG_SHADOW;
+    }
+    aux_with_zero_delta(aux, delta) | FLAG_SHADOW
+}
+
+/// `aux` whose distance `delta` leads to zero memory that is not shadow
+/// storage ([`FLAG_SHADOW`] clear, other flags kept).
+///
+/// # Panics
+///
+/// As [`aux_with_delta`].
+pub const fn aux_with_zero_delta(aux: u64, delta: isize) -> u64 {
     debug_assert!((delta as i64) << AUX_DELTA_SHIFT >> AUX_DELTA_SHIFT == delta as i64);
-    ((delta as u64) << AUX_DELTA_SHIFT) | (aux & AUX_FLAGS_MASK)
+    ((delta as u64) << AUX_DELTA_SHIFT) | (aux & AUX_FLAGS_MASK & !FLAG_SHADOW)
 }
 
 /// The address of the shadow storage of the object at `lower` whose aux
 /// word is `aux`, if it has any.
 pub const fn aux_shadow(aux: u64, lower: usize) -> Option<usize> {
-    match aux_delta(aux) {
-        0 => None,
-        d => Some(lower.wrapping_add_signed(d)),
+    if aux & FLAG_SHADOW == 0 {
+        return None;
     }
+    Some(lower.wrapping_add_signed(aux_delta(aux)))
 }
 
 /// Largest marking epoch; epochs run 1, 2, ..., 15, 1, ...
@@ -657,7 +681,7 @@ const _: () = assert!(THREAD_STATE_OFFSET == 0);
 const _: () = assert!(THREAD_CC_PAYLOAD_OFFSET % 16 == 0);
 const _: () = assert!(THREAD_REQUEST_MASK & THREAD_STATE_MODE_MASK == 0);
 const _: () = assert!(
-    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD | FLAG_EXPOSED)
+    (FLAG_FREE | FLAG_READONLY | FLAG_GLOBAL | FLAG_STACK | FLAG_PAD | FLAG_EXPOSED | FLAG_SHADOW)
         & (SPECIAL_MASK | BARRIER_EPOCH_MASK)
         == 0
 );
@@ -668,12 +692,14 @@ const _: () = assert!(
         | FLAG_STACK
         | FLAG_PAD
         | FLAG_EXPOSED
+        | FLAG_SHADOW
         | SPECIAL_MASK
         | BARRIER_EPOCH_MASK)
         & !AUX_FLAGS_MASK
         == 0
 );
 const _: () = assert!(aux_delta(aux_with_delta(FLAG_GLOBAL, -4096)) == -4096);
+const _: () = assert!(aux_shadow(aux_with_zero_delta(FLAG_GLOBAL, 4096), 1 << 20).is_none());
 const _: () = assert!(SPECIAL_MASK & BARRIER_EPOCH_MASK == 0);
 const _: () = assert!(BARRIER_EPOCH_MASK >> BARRIER_EPOCH_SHIFT == MAX_BARRIER_EPOCH as u64);
 const _: () = assert!(MIN_ALIGN.is_power_of_two() && MAX_ALIGN.is_power_of_two());
@@ -697,6 +723,7 @@ pub const ABI_CONSTANTS: &[(&str, u64)] = &[
     ("GIMSO_FLAG_STACK", FLAG_STACK),
     ("GIMSO_FLAG_PAD", FLAG_PAD),
     ("GIMSO_FLAG_EXPOSED", FLAG_EXPOSED),
+    ("GIMSO_FLAG_SHADOW", FLAG_SHADOW),
     ("GIMSO_SPECIAL_SHIFT", SPECIAL_SHIFT as u64),
     ("GIMSO_SPECIAL_MASK", SPECIAL_MASK),
     ("GIMSO_BARRIER_EPOCH_SHIFT", BARRIER_EPOCH_SHIFT as u64),

@@ -120,6 +120,9 @@ pub struct IntGlobal {
     value: core::sync::atomic::AtomicI32,
     /// Keeps the object a whole number of words.
     _pad: u32,
+    /// The payload's shadow word (always null: no pointer fits in 4
+    /// bytes), inline so that the aux word leads to readable zeroes.
+    _shadow: AtomicU64,
 }
 
 impl IntGlobal {
@@ -127,9 +130,10 @@ impl IntGlobal {
     pub const fn new(this: *const IntGlobal, value: i32) -> IntGlobal {
         IntGlobal {
             upper: AtomicPtr::new(this.cast::<u8>().cast_mut().wrapping_add(HEADER_SIZE + 4)),
-            aux: AtomicU64::new(FLAG_GLOBAL),
+            aux: AtomicU64::new(aux_with_delta(FLAG_GLOBAL, WORD_SIZE as isize)),
             value: core::sync::atomic::AtomicI32::new(value),
             _pad: 0,
+            _shadow: AtomicU64::new(0),
         }
     }
 
@@ -153,6 +157,8 @@ pub struct U32Global<const N: usize> {
     upper: AtomicPtr<u8>,
     aux: AtomicU64,
     values: [AtomicU32; N],
+    /// The payload's shadow words, inline (one per two values).
+    shadow: [AtomicU64; N],
 }
 
 impl<const N: usize> U32Global<N> {
@@ -165,8 +171,11 @@ impl<const N: usize> U32Global<N> {
                     .cast_mut()
                     .wrapping_add(HEADER_SIZE + 4 * N),
             ),
-            aux: AtomicU64::new(FLAG_GLOBAL),
+            aux: AtomicU64::new(aux_with_delta(FLAG_GLOBAL, 4 * N as isize)),
             values: [const { AtomicU32::new(0) }; N],
+            // N words where N / 2 are used: a const generic expression
+            // cannot size the array.
+            shadow: [const { AtomicU64::new(0) }; N],
         }
     }
 

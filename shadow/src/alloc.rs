@@ -10,6 +10,7 @@ use gimso_abi::{
 use gimso_heap::{LocalHeap, fatal_oom};
 
 use crate::object::ObjRef;
+use crate::zero;
 
 /// Rounds a requested payload size up to whole words, as the bounds of every
 /// object are.
@@ -78,10 +79,15 @@ fn alloc_with_shadow_up_to(
         // SAFETY: the header was just written.
         return unsafe { ObjRef::from_lower(lower) };
     }
-    let lower = place(local, payload, align, flags);
+    let (lower, zeroed) = place(local, payload, align, flags, true);
     // SAFETY: `place` wrote a fresh header below `lower`.
     let obj = unsafe { ObjRef::from_lower(lower) };
     obj.header().upper.store(lower + payload, Ordering::Release);
+    if !zeroed {
+        // Larger than the zero region: real shadow words before compiled
+        // code can read through the aux word.
+        let _ = ensure_aux(local, obj);
+    }
     obj
 }
 
@@ -94,10 +100,11 @@ pub const INLINE_AUX_MAX: usize = 64;
 
 /// Whether `shadow` (the address of an object's shadow storage) is the
 /// inline shadow of the object at `lower..upper`, rather than a separate
-/// aux object.
+/// aux object: right after the payload, or after the padding that rounds
+/// a global's payload to whole words.
 #[inline(always)]
 pub fn is_inline_aux(shadow: usize, upper: usize) -> bool {
-    shadow == upper
+    shadow.wrapping_sub(upper) < WORD_SIZE
 }
 
 /// Allocates a special object (function, aux, atomic box, ...) with
@@ -111,7 +118,7 @@ pub fn alloc_special(
     flags: u64,
 ) -> ObjRef {
     let payload = checked_payload(payload_bytes);
-    let lower = place(local, payload, MIN_ALIGN, flags | kind.to_aux());
+    let (lower, _) = place(local, payload, MIN_ALIGN, flags | kind.to_aux(), false);
     // SAFETY: `place` wrote a fresh header below `lower`.
     let obj = unsafe { ObjRef::from_lower(lower) };
     obj.header().upper.store(lower, Ordering::Release);
@@ -133,18 +140,39 @@ fn too_large(size: usize) -> ! {
 }
 
 /// Takes a slot from the heap, lays out `[pad?][header][payload]` and writes
-/// the aux word; returns `lower`. The caller writes `upper`.
+/// the aux word; returns `lower` and whether the aux word is complete. The
+/// caller writes `upper`.
+///
+/// A data object's aux word leads to the zero region (see the `zero`
+/// module); `false` says the payload was too large for it and the caller
+/// must give the object shadow words. A special's distance stays 0.
 #[inline(always)]
-fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize {
+fn place(
+    local: &mut LocalHeap,
+    payload: usize,
+    align: usize,
+    aux: u64,
+    data: bool,
+) -> (usize, bool) {
     debug_assert!(align.is_power_of_two() && align <= MAX_ALIGN);
+    let complete = |lower: usize| -> (u64, bool) {
+        if !data {
+            return (aux, true);
+        }
+        match zero::aux_without_shadow(aux, lower, payload) {
+            Some(a) => (a, true),
+            None => (aux, false),
+        }
+    };
     if align <= MIN_ALIGN {
         let (slot, epoch) = local.alloc_stamped(HEADER_SIZE + payload);
         let slot = slot.as_ptr() as usize;
         let lower = slot + HEADER_SIZE;
+        let (aux, done) = complete(lower);
         header_at(slot)
             .aux
             .store(aux | epoch_bits(epoch), Ordering::Relaxed);
-        return lower;
+        return (lower, done);
     }
     // Over-aligned: allocate `align` extra bytes and put the header just
     // below the first aligned payload address. If that is not the slot
@@ -158,10 +186,11 @@ fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> usize
         pad.upper.store(lower, Ordering::Relaxed);
         pad.aux.store(FLAG_PAD, Ordering::Release);
     }
+    let (aux, done) = complete(lower);
     header_at(lower - HEADER_SIZE)
         .aux
         .store(aux | epoch_bits(epoch), Ordering::Relaxed);
-    lower
+    (lower, done)
 }
 
 /// The aux-word bits of a fresh object allocated black in marking epoch

@@ -26,6 +26,7 @@ pub mod memops;
 pub mod object;
 pub mod pointer;
 pub mod report;
+pub mod zero;
 
 pub use alloc::{alloc_object, alloc_object_shadowed, alloc_special};
 pub use check::{Access, check_access};

@@ -226,14 +226,22 @@ fn map_shared(size: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPt
     if prot & libc::PROT_WRITE == 0 {
         flags |= FLAG_READONLY;
     }
+    // No shadow words: the aux word leads to the zero region, unless the
+    // mapping is larger than it (then real shadow words, made below).
+    let zero_aux = gimso_shadow::zero::aux_without_shadow(flags, lower, size);
     // SAFETY: the header's 16 bytes end the reservation's first page, which
     // nothing else uses.
     unsafe {
         let header = (lower - HEADER_SIZE) as *mut ObjectHeader;
         header.write(ObjectHeader {
             upper: AtomicUsize::new(lower + size),
-            aux: AtomicU64::new(flags),
+            aux: AtomicU64::new(zero_aux.unwrap_or(flags)),
         });
+    }
+    if zero_aux.is_none() {
+        // SAFETY: the header was just written; `lower` is its payload.
+        let obj = unsafe { ObjRef::from_lower(lower) };
+        mem::with_local(|l| gimso_shadow::alloc::ensure_aux(l, obj));
     }
     gimso_gc::register_global_object(lower);
     MAPPINGS.lock().get_or_insert_with(HashMap::new).insert(

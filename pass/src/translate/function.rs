@@ -129,6 +129,10 @@ struct FnTx<'a, 'b, 'ctx> {
     /// bytes: a stack object is never freed or resized (the collector
     /// reclaims it), so its bounds are `lower + size` for good.
     sized_caps: HashMap<V, u64>,
+    /// Capabilities of frame objects → the distance to their inline shadow
+    /// words (the payload rounded to words), fixed for good: a pointer
+    /// load or store through one needs no header load for it.
+    frame_shadows: HashMap<V, u64>,
     /// New GEP with one non-negative variable index → (root, offset) such
     /// that the address is at or above `root + offset` ([`index_range`]).
     var_gep: HashMap<V, (V, i64)>,
@@ -233,6 +237,7 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         indexed_roots: HashMap::new(),
         end_checked: HashMap::new(),
         sized_caps: HashMap::new(),
+        frame_shadows: HashMap::new(),
         var_gep: HashMap::new(),
     };
     t.widened = widen::plan(&t.m.ll, old);
@@ -827,6 +832,7 @@ impl FnTx<'_, '_, '_> {
         // The shadow is inline, right after the payload.
         let aux = gimso_abi::aux_with_delta(FLAG_STACK, payload as isize);
         ll.store(ll.i64c(aux), ll.gep_i8c(storage, 8), 8);
+        self.frame_shadows.insert(lower, payload);
         lower
     }
 
@@ -1389,17 +1395,35 @@ impl FnTx<'_, '_, '_> {
     /// The shadow word address of the (checked, aligned) pointer slot
     /// `addr` of the object `cap`, and whether the object has shadow words:
     /// `addr + (aux >> 16)`, the header recording the signed distance from
-    /// the payload to its shadow (0: none yet). The address is made with
+    /// the payload to its shadow, or to the runtime's zero region when
+    /// `FLAG_SHADOW` is clear (no shadow words yet: the word reads as a
+    /// null capability but must not be written). The address is made with
     /// `inttoptr`, not as a GEP of `addr`: the shadow is usually another
     /// object, which a pointer based on `addr` may not reach.
     fn shadow_word(&mut self, addr: V, cap: V) -> (V, V) {
+        // A frame object, or a global defined here: born with inline
+        // shadow words at a distance its size fixes
+        // ([`FnTx::init_frame_object`], `globals::shadow_distance`).
+        let fixed = self.frame_shadows.get(&cap).copied().or_else(|| {
+            self.m
+                .static_upper(cap)
+                .map(|b| super::globals::shadow_distance(b.size))
+        });
+        if let Some(distance) = fixed {
+            let ll = &self.m.ll;
+            let i64 = ll.i64();
+            let delta = ll.i64c(distance);
+            let word = ll.inttoptr(ll.add_i64(ll.ptrtoint(addr, i64), delta), ll.ptr());
+            return (word, ll.const_int(ll.i1_ty(), 1));
+        }
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
         let aux = ll.load_header(aux_p);
         let delta = ll.ashr(aux, ll.i64c(u64::from(gimso_abi::AUX_DELTA_SHIFT)));
         let word = ll.inttoptr(ll.add_i64(ll.ptrtoint(addr, i64), delta), ll.ptr());
-        let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, delta, ll.i64c(0));
+        let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_SHADOW));
+        let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
         (word, has)
     }
 
@@ -1427,19 +1451,16 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The capability at rest in the pointer-aligned word at `addr` (null
-    /// if the object has no shadow words yet; the runtime reads atomic
-    /// boxes).
+    /// if the object has no shadow words yet: its aux word leads to the
+    /// zero region, so the word is read without a test; the runtime reads
+    /// atomic boxes).
     /// With it, an `i1`: whether the word held an atomic box.
     fn shadow_lower(&mut self, addr: V, cap: V) -> (V, V) {
-        let (word, has) = self.shadow_word(addr, cap);
+        let (word, _) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
-        let from = ll.insert_block();
-        let read = ll.append_block(self.new, "");
         let plain = ll.append_block(self.new, "");
         let boxed = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
-        ll.cond_br(has, read, join);
-        ll.position_at_end(read);
         let w = ll.load(ll.i64(), word, 8);
         ll.set_ordering(w, LLVMAtomicOrdering::LLVMAtomicOrderingAcquire);
         let tag = ll.and(w, ll.i64c(gimso_abi::SHADOW_BOX_TAG as u64));
@@ -1455,12 +1476,10 @@ impl FnTx<'_, '_, '_> {
         ll.br(join);
         ll.position_at_end(join);
         let lower = ll.phi(ll.ptr());
-        ll.add_incoming(lower, ll.null_ptr(), from);
         ll.add_incoming(lower, lower_plain, plain);
         ll.add_incoming(lower, lower_boxed, boxed);
         let was_box = ll.phi(ll.i1_ty());
         let (no, yes) = (ll.const_int(ll.i1_ty(), 0), ll.const_int(ll.i1_ty(), 1));
-        ll.add_incoming(was_box, no, from);
         ll.add_incoming(was_box, no, plain);
         ll.add_incoming(was_box, yes, boxed);
         (lower, was_box)

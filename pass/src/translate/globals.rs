@@ -4,7 +4,9 @@ use std::collections::HashSet;
 
 use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
-use gimso_abi::{FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX};
+use gimso_abi::{
+    FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX, aux_with_delta,
+};
 
 use super::ModTx;
 use super::consts::{GlobalTx, StaticObject, Tx};
@@ -15,6 +17,12 @@ use crate::location::Location;
 
 /// The object header flags of a function object.
 const FUNCTION_AUX: u64 = FLAG_GLOBAL | (1 << SPECIAL_SHIFT);
+
+/// Distance from a global's payload of `size` bytes to its inline shadow
+/// words: the payload rounded up to whole words.
+pub(super) fn shadow_distance(size: u64) -> u64 {
+    size.div_ceil(8) * 8
+}
 
 impl ModTx<'_, '_> {
     fn symbol_name(&self, v: V, index: usize) -> String {
@@ -135,9 +143,12 @@ impl ModTx<'_, '_> {
                 // vector would otherwise sit at offset 32, and `lower`,
                 // header + 16, would not be its address); the object's
                 // own alignment gives the payload its alignment.
-                let obj_ty = self
-                    .ll
-                    .struct_ty_packed(&[self.ll.ptr(), self.ll.i64(), ty]);
+                let obj_ty = self.ll.struct_ty_packed(&[
+                    self.ll.ptr(),
+                    self.ll.i64(),
+                    ty,
+                    self.shadow_tail_ty(self.ll.size_of(ty)),
+                ]);
                 let align = u64::from(self.ll.alignment(g))
                     .max(self.ll.align_of(ty))
                     .max(16);
@@ -174,6 +185,16 @@ impl ModTx<'_, '_> {
             }
             self.obj_map.insert(g, GlobalTx::Data(obj));
         }
+    }
+
+    /// What follows a global's payload of `size` bytes: padding to whole
+    /// words, then its shadow words, zero (a global is born with its
+    /// shadow storage, inline: no aux allocation at its first pointer
+    /// store, and an aux word whose distance leads to readable words, as
+    /// every data object's must; see `gimso_abi::ObjectHeader`).
+    fn shadow_tail_ty(&self, size: u64) -> T {
+        let tail = shadow_distance(size) - size + shadow_distance(size);
+        self.ll.array_ty(self.ll.i8(), tail)
     }
 
     /// The object of a global aligned to `align` (> 16): its payload must
@@ -307,9 +328,11 @@ impl ModTx<'_, '_> {
             if self.ll.is_constant_global(g) {
                 flags |= FLAG_READONLY;
             }
+            let aux = aux_with_delta(flags, shadow_distance(size) as isize);
+            let tail = self.ll.zero(self.shadow_tail_ty(size));
             let value = self
                 .ll
-                .const_struct_packed(&[upper, self.ll.i64c(flags), init]);
+                .const_struct_packed(&[upper, self.ll.i64c(aux), init, tail]);
             match self.padded_objects.get(&obj) {
                 Some(&(storage, pad)) => {
                     let pad = self.ll.zero(self.ll.array_ty(self.ll.i8(), pad));
