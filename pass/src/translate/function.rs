@@ -1393,38 +1393,52 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The shadow word address of the (checked, aligned) pointer slot
-    /// `addr` of the object `cap`, and whether the object has shadow words:
-    /// `addr + (aux >> 16)`, the header recording the signed distance from
-    /// the payload to its shadow, or to the runtime's zero region when
-    /// `FLAG_SHADOW` is clear (no shadow words yet: the word reads as a
-    /// null capability but must not be written). The address is made with
-    /// `inttoptr`, not as a GEP of `addr`: the shadow is usually another
-    /// object, which a pointer based on `addr` may not reach.
+    /// `addr` of the object `cap`, and whether the object has shadow words
+    /// (a pointer store may write the word): `addr + (aux >> 16)`, the
+    /// header recording the signed distance from the payload to its
+    /// shadow, or to the runtime's zero region when `FLAG_SHADOW` is clear
+    /// (no shadow words yet: the word reads as a null capability but must
+    /// not be written).
     fn shadow_word(&mut self, addr: V, cap: V) -> (V, V) {
-        // A frame object, or a global defined here: born with inline
-        // shadow words at a distance its size fixes
-        // ([`FnTx::init_frame_object`], `globals::shadow_distance`).
+        let (word, aux) = self.shadow_address(addr, cap);
+        let ll = &self.m.ll;
+        let has = match aux {
+            Some(aux) => {
+                let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_SHADOW));
+                ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0))
+            }
+            None => ll.const_int(ll.i1_ty(), 1),
+        };
+        (word, has)
+    }
+
+    /// The address a pointer load reads the capability of the slot `addr`
+    /// of the object `cap` from, with no test (see [`FnTx::shadow_word`]),
+    /// and the aux word it came from: none for a frame object or a global
+    /// defined here, born with inline shadow words at a distance their
+    /// size fixes ([`FnTx::init_frame_object`], `globals::shadow_distance`).
+    /// The address is made with `inttoptr`, not as a GEP of `addr`: the
+    /// shadow is usually another object, which a pointer based on `addr`
+    /// may not reach.
+    fn shadow_address(&mut self, addr: V, cap: V) -> (V, Option<V>) {
         let fixed = self.frame_shadows.get(&cap).copied().or_else(|| {
             self.m
                 .static_upper(cap)
                 .map(|b| super::globals::shadow_distance(b.size))
         });
-        if let Some(distance) = fixed {
-            let ll = &self.m.ll;
-            let i64 = ll.i64();
-            let delta = ll.i64c(distance);
-            let word = ll.inttoptr(ll.add_i64(ll.ptrtoint(addr, i64), delta), ll.ptr());
-            return (word, ll.const_int(ll.i1_ty(), 1));
-        }
         let ll = &self.m.ll;
         let i64 = ll.i64();
-        let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
-        let aux = ll.load_header(aux_p);
-        let delta = ll.ashr(aux, ll.i64c(u64::from(gimso_abi::AUX_DELTA_SHIFT)));
+        let (delta, aux) = match fixed {
+            Some(distance) => (ll.i64c(distance), None),
+            None => {
+                let aux_p = ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64));
+                let aux = ll.load_header(aux_p);
+                let shift = ll.i64c(u64::from(gimso_abi::AUX_DELTA_SHIFT));
+                (ll.ashr(aux, shift), Some(aux))
+            }
+        };
         let word = ll.inttoptr(ll.add_i64(ll.ptrtoint(addr, i64), delta), ll.ptr());
-        let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_SHADOW));
-        let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
-        (word, has)
+        (word, aux)
     }
 
     /// Non-atomic pointer load, inline (gimso-atomics `plain_load`): the
@@ -1456,7 +1470,7 @@ impl FnTx<'_, '_, '_> {
     /// atomic boxes).
     /// With it, an `i1`: whether the word held an atomic box.
     fn shadow_lower(&mut self, addr: V, cap: V) -> (V, V) {
-        let (word, _) = self.shadow_word(addr, cap);
+        let (word, _) = self.shadow_address(addr, cap);
         let ll = &self.m.ll;
         let plain = ll.append_block(self.new, "");
         let boxed = ll.append_block(self.new, "");
