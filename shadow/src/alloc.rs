@@ -5,7 +5,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 
 use gimso_abi::{
     BARRIER_EPOCH_SHIFT, FLAG_FREE, FLAG_PAD, HEADER_SIZE, MAX_ALIGN, MAX_OBJECT_SIZE, MIN_ALIGN,
-    ObjectHeader, SpecialKind, WORD_SIZE, aux_shadow, aux_with_delta,
+    ObjectHeader, SPECIAL_MASK, SpecialKind, WORD_SIZE, aux_shadow, aux_with_delta,
 };
 use gimso_heap::{LocalHeap, fatal_oom};
 
@@ -79,7 +79,7 @@ fn alloc_with_shadow_up_to(
         // SAFETY: the header was just written.
         return unsafe { ObjRef::from_lower(lower) };
     }
-    let (lower, zeroed) = place(local, payload, align, flags, true);
+    let (lower, zeroed) = place(local, payload, align, flags);
     // SAFETY: `place` wrote a fresh header below `lower`.
     let obj = unsafe { ObjRef::from_lower(lower) };
     obj.header().upper.store(lower + payload, Ordering::Release);
@@ -118,7 +118,7 @@ pub fn alloc_special(
     flags: u64,
 ) -> ObjRef {
     let payload = checked_payload(payload_bytes);
-    let (lower, _) = place(local, payload, MIN_ALIGN, flags | kind.to_aux(), false);
+    let (lower, _) = place(local, payload, MIN_ALIGN, flags | kind.to_aux());
     // SAFETY: `place` wrote a fresh header below `lower`.
     let obj = unsafe { ObjRef::from_lower(lower) };
     obj.header().upper.store(lower, Ordering::Release);
@@ -143,20 +143,15 @@ fn too_large(size: usize) -> ! {
 /// the aux word; returns `lower` and whether the aux word is complete. The
 /// caller writes `upper`.
 ///
-/// A data object's aux word leads to the zero region (see the `zero`
-/// module); `false` says the payload was too large for it and the caller
-/// must give the object shadow words. A special's distance stays 0.
+/// A data object's aux word (no special kind in `aux`) leads to the zero
+/// region (see the `zero` module); `false` says the payload was too large
+/// for it and the caller must give the object shadow words. A special's
+/// distance stays 0.
 #[inline(always)]
-fn place(
-    local: &mut LocalHeap,
-    payload: usize,
-    align: usize,
-    aux: u64,
-    data: bool,
-) -> (usize, bool) {
+fn place(local: &mut LocalHeap, payload: usize, align: usize, aux: u64) -> (usize, bool) {
     debug_assert!(align.is_power_of_two() && align <= MAX_ALIGN);
     let complete = |lower: usize| -> (u64, bool) {
-        if !data {
+        if aux & SPECIAL_MASK != 0 {
             return (aux, true);
         }
         match zero::aux_without_shadow(aux, lower, payload) {

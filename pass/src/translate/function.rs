@@ -832,8 +832,15 @@ impl FnTx<'_, '_, '_> {
         // The shadow is inline, right after the payload.
         let aux = gimso_abi::aux_with_delta(FLAG_STACK, payload as isize);
         ll.store(ll.i64c(aux), ll.gep_i8c(storage, 8), 8);
-        self.frame_shadows.insert(lower, payload);
+        self.note_frame_shadow(lower, size);
         lower
+    }
+
+    /// Records that `cap` is a frame object of `size` bytes, whose inline
+    /// shadow words lie at the distance its size fixes.
+    fn note_frame_shadow(&mut self, cap: V, size: u64) {
+        self.frame_shadows
+            .insert(cap, super::globals::shadow_distance(size));
     }
 
     fn site_for_function(&mut self) -> V {

@@ -18,8 +18,8 @@ use crate::location::Location;
 /// The object header flags of a function object.
 const FUNCTION_AUX: u64 = FLAG_GLOBAL | (1 << SPECIAL_SHIFT);
 
-/// Distance from a global's payload of `size` bytes to its inline shadow
-/// words: the payload rounded up to whole words.
+/// Distance from a payload of `size` bytes to its inline shadow words (a
+/// global's, a frame object's): the payload rounded up to whole words.
 pub(super) fn shadow_distance(size: u64) -> u64 {
     size.div_ceil(8) * 8
 }

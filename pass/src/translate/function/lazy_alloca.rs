@@ -357,8 +357,7 @@ impl FnTx<'_, '_, '_> {
                 ll.position_at_end(reuse);
                 self.note_stack_object(Some(made), alloca_bytes(ll, a));
                 if self.frame_storage.contains_key(&a) {
-                    let payload = alloca_bytes(&self.m.ll, a).div_ceil(8) * 8;
-                    self.frame_shadows.insert(made, payload);
+                    self.note_frame_shadow(made, alloca_bytes(&self.m.ll, a));
                 }
                 self.set(
                     a,
@@ -389,7 +388,7 @@ impl FnTx<'_, '_, '_> {
             let bytes = alloca_bytes(ll, a);
             self.note_stack_object(Some(obj), bytes);
             if self.frame_storage.contains_key(&a) {
-                self.frame_shadows.insert(obj, bytes.div_ceil(8) * 8);
+                self.note_frame_shadow(obj, bytes);
                 self.m.stats.frame_objects += 1;
             } else {
                 self.m.stats.heap_allocas += 1;
