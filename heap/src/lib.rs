@@ -261,3 +261,41 @@ pub unsafe fn is_marked(slot_start: NonNull<u8>) -> bool {
         None => false,
     }
 }
+
+/// Smallest payload whose pages [`discard_freed_payload`] gives back: below
+/// it the `madvise` costs more than holding the pages until the sweep.
+pub const DISCARD_MIN: usize = 64 * 1024;
+
+/// Gives the physical pages of a freed large object's payload back to the OS
+/// at once, rather than when the collector reclaims the object. A freed
+/// object stays allocated while anything may still refer to it, and a stale
+/// copy of its address left in a dead stack slot (which the conservative
+/// stack scan cannot tell from a live one) can hold it for cycles: this way
+/// it holds a header page, not the whole buffer. Small objects and payloads
+/// under [`DISCARD_MIN`] are left alone; pages the header shares are kept.
+///
+/// # Safety
+/// `[lower, upper)` must be the payload of a heap object that has just been
+/// freed: no checked access can reach its bytes any more, and the caller
+/// holds a capability to it (so it is not reclaimed meanwhile). An access
+/// racing with the free may read zeroes, never another object's bytes: the
+/// slot is not reused until the collector reclaims it.
+pub unsafe fn discard_freed_payload(lower: usize, upper: usize) {
+    if upper.saturating_sub(lower) < DISCARD_MIN {
+        return;
+    }
+    let Some(Target::Large(d)) = resolve(lower) else {
+        return;
+    };
+    let Some((start, size)) = large_extent(d, lower) else {
+        return;
+    };
+    let from = lower.next_multiple_of(os::OS_PAGE);
+    let to = upper.min(start + size) & !(os::OS_PAGE - 1);
+    if to > from {
+        // SAFETY: [from, to) is page-aligned, inside the large object's own
+        // mapping, and holds only the payload of a freed object (the caller's
+        // contract), which nothing may read as data any more.
+        unsafe { os::decommit(from, to - from) };
+    }
+}

@@ -77,8 +77,12 @@ pub unsafe fn mark_freed(p: FlightPtr) {
     // double-free report. Neither lets any access through: `free` never
     // reuses memory, and `upper = lower` below makes every access trap.
     let aux = header.aux.load(Ordering::Acquire);
+    let upper = header.upper.load(Ordering::Acquire);
     header.aux.store(aux | FLAG_FREE, Ordering::Release);
     header.upper.store(p.lower, Ordering::Release);
+    // SAFETY: the object was freed just above (upper = lower: every checked
+    // access traps from now on) and `p` keeps it from being reclaimed.
+    unsafe { gimso_heap::discard_freed_payload(p.lower, upper) };
     if aux & gimso_abi::FLAG_EXPOSED != 0 {
         crate::exposed::unpin(p.lower);
     }

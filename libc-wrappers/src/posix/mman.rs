@@ -297,6 +297,12 @@ wrapper! {
         let header = obj.header();
         header.aux.fetch_or(FLAG_FREE, Ordering::AcqRel);
         header.upper.store(lower, Ordering::Release);
+        if let MapObject::Heap(_) = m.object {
+            // A private mapping is a heap object: its pages go back now, as
+            // munmap promises, not when the collector reclaims the object.
+            // SAFETY: the object was freed just above, and `m` roots it.
+            unsafe { gimso_heap::discard_freed_payload(lower, lower + m.len) };
+        }
         if let MapObject::Shared { lower } = m.object {
             // The header says freed before the pages go, so every checked
             // access fails first; the header's page stays.
