@@ -26,7 +26,7 @@ fn large_payload_pages_return_and_the_header_page_stays() {
     let lower = start + HEADER_SIZE;
     // SAFETY: a fresh slot of at least HEADER_SIZE + size bytes.
     unsafe { core::ptr::write_bytes(start as *mut u8, 0x5a, HEADER_SIZE + size) };
-    let pages = (HEADER_SIZE + size).next_multiple_of(PAGE) / PAGE;
+    let pages = (HEADER_SIZE + size).div_ceil(PAGE);
     assert_eq!(resident(start, pages * PAGE), pages);
 
     // SAFETY: nothing reads the payload as data after this point; the slot
@@ -66,7 +66,7 @@ fn small_objects_and_short_payloads_are_left_alone() {
     let start = local.alloc(HEADER_SIZE + len).as_ptr() as usize;
     // SAFETY: a fresh slot of at least HEADER_SIZE + len bytes.
     unsafe { core::ptr::write_bytes(start as *mut u8, 3, HEADER_SIZE + len) };
-    let pages = (HEADER_SIZE + len).next_multiple_of(PAGE) / PAGE;
+    let pages = (HEADER_SIZE + len).div_ceil(PAGE);
     // SAFETY: as above, for the short payload.
     unsafe { discard_freed_payload(start + HEADER_SIZE, start + HEADER_SIZE + len) };
     assert_eq!(resident(start, pages * PAGE), pages);
