@@ -113,22 +113,32 @@ fn child_reclaim() {
     let committed_after = heap.stats().committed_bytes;
     eprintln!("committed {committed_before} -> {committed_after}, reclaimed {reclaimed}/{N}");
 
-    // The heap's pointers now carry the free singleton: same address,
-    // a permanently freed, zero-size capability.
+    // The heap's pointers to reclaimed objects now carry the free
+    // singleton: same address, a permanently freed, zero-size capability.
+    // (A freed object a stale stack word keeps marked may keep its
+    // references until a cycle finds it unmarked: tracing skips references
+    // to marked objects without reading their headers. It is not reclaimed
+    // meanwhile, so its references cannot dangle.)
     let mut redirected = 0;
     for (i, &(addr, lower)) in old.iter().enumerate() {
         // SAFETY: runtime-issued capability.
         let p = unsafe { gimso_load_ptr(holder.offset(8 * i as isize)) };
         assert_eq!(p.intval, addr);
+        let gone = gimso_lookup(addr).lower != lower;
         if p.lower != lower {
             redirected += 1;
             // SAFETY: runtime-issued capability.
             assert_eq!(unsafe { gimso_object_size(p) }, 0);
+        } else {
+            assert!(
+                !gone,
+                "a reference to reclaimed object {i} was not redirected"
+            );
         }
     }
-    assert_eq!(
-        redirected, N,
-        "every heap reference to a freed object is redirected"
+    assert!(
+        redirected >= reclaimed,
+        "{redirected} references redirected, {reclaimed} objects reclaimed"
     );
     println!("RECLAIM-OK");
 }

@@ -291,6 +291,13 @@ pub fn references(lower: usize, redirect: bool, mut f: impl FnMut(usize)) {
             }
             continue;
         }
+        if redirect && gimso_heap::marked_at(w.wrapping_sub(HEADER_SIZE)) {
+            // Marked this cycle (by another reference or a root): nothing
+            // to do, and no need to read its header. Should it be freed
+            // (marked through a root), this word is redirected in a later
+            // cycle, once nothing keeps the object marked.
+            continue;
+        }
         if !names_live_object(w) {
             // A dead object the conservative stack scan brought back (a
             // stale word in a frame) may still name objects reclaimed since

@@ -299,3 +299,20 @@ pub unsafe fn discard_freed_payload(lower: usize, upper: usize) {
         unsafe { os::decommit(from, to - from) };
     }
 }
+
+/// Whether the slot containing `addr` is marked, from the mark bitmaps and
+/// large descriptors alone: no object header is read. For the collector's
+/// tracing, which needs nothing more of a reference to an object it has
+/// already marked, and whose cost is the cache miss on each target's
+/// header. False outside the heap; never faults (as [`lookup`]). During
+/// marking a marked slot is allocated (nothing is swept until marking ends).
+#[inline]
+pub fn marked_at(addr: usize) -> bool {
+    match resolve(addr) {
+        Some(Target::Small { page, index, .. }) => {
+            page.mark[index / 64].load(Ordering::Relaxed) & (1u64 << (index % 64)) != 0
+        }
+        Some(Target::Large(d)) => large_extent(d, addr).is_some() && d.mark.load(Ordering::Relaxed),
+        None => false,
+    }
+}
