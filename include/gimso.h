@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change. */
-#define GIMSO_ABI_VERSION 6
+#define GIMSO_ABI_VERSION 7
 
 /* Failure entry points end the program. */
 #define GIMSO_NORETURN __attribute__((noreturn))
@@ -102,7 +102,13 @@ typedef struct gimso_cmpxchg_result {
     uint64_t success;
 } gimso_cmpxchg_result;
 
-/* Source location of a checked operation; null/0 fields mean unknown. */
+/* Source location of a checked operation; null/0 fields mean unknown.
+ * When `column` has GIMSO_SITE_RELATIVE set (compiled code's records),
+ * `file` and `function` hold byte offsets from the record's own address
+ * instead of addresses (0: unknown), so that the records need no dynamic
+ * relocation in a position-independent executable; the column is the rest
+ * of the bits. */
+#define GIMSO_SITE_RELATIVE 0x80000000u
 typedef struct gimso_source_location {
     const char *file;
     const char *function;

@@ -6,11 +6,14 @@
 //! line, column and function. This module emits those records as private
 //! constant globals, one per distinct location (checks on the same line
 //! share one), laid out as `gimso.h` declares:
-//! `{ const char *file; const char *function; uint32_t line; uint32_t column; }`.
+//! `{ const char *file; const char *function; uint32_t line; uint32_t column; }`,
+//! in its relative form (`GIMSO_SITE_RELATIVE` in `column`): the names are
+//! offsets from the record, which the static linker resolves, where
+//! addresses would each be a dynamic relocation of a position-independent
+//! executable (two per record, a hundred thousand in SQLite).
 
 use std::collections::HashMap;
 
-use inkwell::AddressSpace;
 use inkwell::context::ContextRef;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::StructType;
@@ -37,7 +40,7 @@ impl<'ctx> SiteTable<'ctx> {
         }
     }
 
-    /// The record type (`{ ptr, ptr, i32, i32 }`).
+    /// The record type (`{ i64, i64, i32, i32 }`).
     pub fn record_type(&self) -> StructType<'ctx> {
         self.ty
     }
@@ -64,25 +67,25 @@ impl<'ctx> SiteTable<'ctx> {
             return *g;
         }
         let ctx = module.get_context();
-        let null = ctx.ptr_type(AddressSpace::default()).const_null();
-        let file_ptr = if key.0.is_empty() {
-            null
-        } else {
-            self.string(module, &key.0)
-        };
-        let function_ptr = if key.1.is_empty() {
-            null
-        } else {
-            self.string(module, &key.1)
-        };
-        let i32t = ctx.i32_type();
-        let value = self.ty.const_named_struct(&[
-            file_ptr.into(),
-            function_ptr.into(),
-            i32t.const_int(u64::from(key.2), false).into(),
-            i32t.const_int(u64::from(key.3), false).into(),
-        ]);
         let g = module.add_global(self.ty, None, "gimso.site");
+        let i64t = ctx.i64_type();
+        let at = g.as_pointer_value().const_to_int(i64t);
+        let mut offset = |name: &str| {
+            if name.is_empty() {
+                i64t.const_zero()
+            } else {
+                self.string(module, name).const_to_int(i64t).const_sub(at)
+            }
+        };
+        let (file, function) = (offset(&key.0), offset(&key.1));
+        let i32t = ctx.i32_type();
+        let column = key.3 & !gimso_abi::SITE_RELATIVE | gimso_abi::SITE_RELATIVE;
+        let value = self.ty.const_named_struct(&[
+            file.into(),
+            function.into(),
+            i32t.const_int(u64::from(key.2), false).into(),
+            i32t.const_int(u64::from(column), false).into(),
+        ]);
         g.set_initializer(&value);
         g.set_constant(true);
         g.set_linkage(Linkage::Private);
@@ -109,8 +112,10 @@ impl<'ctx> SiteTable<'ctx> {
     }
 }
 
+/// `{ i64, i64, i32, i32 }`: the C struct's layout, its two name fields
+/// holding offsets.
 fn record_type<'ctx>(ctx: &ContextRef<'ctx>) -> StructType<'ctx> {
-    let ptr = ctx.ptr_type(AddressSpace::default());
+    let i64t = ctx.i64_type();
     let i32t = ctx.i32_type();
-    ctx.struct_type(&[ptr.into(), ptr.into(), i32t.into(), i32t.into()], false)
+    ctx.struct_type(&[i64t.into(), i64t.into(), i32t.into(), i32t.into()], false)
 }

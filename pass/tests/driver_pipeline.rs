@@ -942,3 +942,56 @@ fn assembly_comes_from_the_in_process_back_half() {
     assert!(err.contains("out-of-bounds read"), "{err}");
     assert!(err.contains("oob.c:5"), "{err}");
 }
+
+/// Dynamic `R_X86_64_RELATIVE` relocations of the executable `exe`.
+fn relative_relocations(exe: &Path) -> usize {
+    let out = Command::new("readelf")
+        .args(["-r", "-W"])
+        .arg(exe)
+        .output()
+        .expect("run readelf (binutils)");
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("R_X86_64_RELATIVE"))
+        .count()
+}
+
+#[test]
+fn source_locations_cost_no_dynamic_relocations() {
+    // N functions with one checked access each, so N location records
+    // (each naming its file and function), in a position-independent
+    // executable (clang's default here): the records hold offsets, which
+    // the static linker resolves. Each function still costs the dynamic
+    // relocations of its function object (three); with addresses in the
+    // records it was five.
+    const N: usize = 300;
+    let dir = workdir("site_relocations");
+    let mut src = String::from("#include <stdio.h>\n");
+    for i in 0..N {
+        src += &format!("int f{i}(int *p, int n) {{ return p[n] + {i}; }}\n");
+    }
+    src += "int main(int argc, char **argv) {\n  int a[4] = {1, 2, 3, 4}, s = 0;\n";
+    src += "  (void)argv;\n  if (argc > 1) s += f7(a, 100 * argc);\n";
+    for i in 0..N {
+        src += &format!("  s += f{i}(a, {});\n", i % 4);
+    }
+    src += "  printf(\"%d\\n\", s);\n  return 0;\n}\n";
+    fs::write(dir.join("many.c"), src).unwrap();
+    fs::write(dir.join("none.c"), "int main(void) { return 0; }\n").unwrap();
+    for name in ["many", "none"] {
+        let out = gimso_cc(&dir, &["-O2", &format!("{name}.c"), "-o", name]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let added = relative_relocations(&dir.join("many"))
+        .saturating_sub(relative_relocations(&dir.join("none")));
+    assert!(added <= 4 * N, "{added} relocations for {N} functions");
+    let run = Command::new(dir.join("many")).output().unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    // The records still name their places: f7's check (inlined into
+    // main), line 9, column 32.
+    let run = Command::new(dir.join("many")).arg("x").output().unwrap();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(134), "{err}");
+    assert!(err.contains("many.c:9:32 in main\n"), "{err}");
+}

@@ -54,3 +54,36 @@ fn one_record_per_location_with_file_function_line() {
     // Strings are shared: one copy of the file name however many records.
     assert_eq!(text.matches("sites.c\\00").count(), 1, "{text}");
 }
+
+#[test]
+fn records_hold_offsets_not_addresses() {
+    let ctx = Context::create();
+    let path = compile("sites.c", "-O0", "ll");
+    let module = load_module(&ctx, &path).expect("loads");
+    let f = module.get_function("sum_two").unwrap();
+    let load = f
+        .get_basic_block_iter()
+        .flat_map(|b| b.get_instructions())
+        .find(|i| i.get_opcode() == InstructionOpcode::Load)
+        .expect("a load");
+    let mut table = SiteTable::new(&module);
+    let record = table.record_for(&module, load);
+    let text = record
+        .get_initializer()
+        .unwrap()
+        .print_to_string()
+        .to_string();
+    // Both names are `string - record`: no address, so no dynamic
+    // relocation in a position-independent executable.
+    assert_eq!(text.matches("sub (i64 ptrtoint").count(), 2, "{text}");
+    assert!(text.starts_with("{ i64, i64, i32, i32 }"), "{text}");
+    // The column carries the encoding bit (printed as a signed i32).
+    let column: i32 = text
+        .rsplit("i32 ")
+        .next()
+        .and_then(|c| c.trim_end_matches(" }").parse().ok())
+        .unwrap_or_else(|| panic!("no column in {text}"));
+    assert_ne!(column as u32 & gimso_abi::SITE_RELATIVE, 0, "{text}");
+    assert_ne!(column as u32 & !gimso_abi::SITE_RELATIVE, 0, "{text}");
+    module.verify().unwrap_or_else(|e| panic!("{e}"));
+}

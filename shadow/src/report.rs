@@ -234,14 +234,14 @@ fn c_str(p: *const u8) -> Option<String> {
 
 /// `file:line:column in function` (or what of it is known).
 pub fn describe_location(loc: &SourceLocation) -> String {
-    match (c_str(loc.file), c_str(loc.function)) {
+    match (c_str(loc.file_name()), c_str(loc.function_name())) {
         (None, None) => "unknown (compile with -g for source locations)".to_owned(),
         (file, function) => {
             let mut out = file.unwrap_or_else(|| "<unknown file>".to_owned());
             if loc.line != 0 {
                 let _ = write!(out, ":{}", loc.line);
-                if loc.column != 0 {
-                    let _ = write!(out, ":{}", loc.column);
+                if loc.column_number() != 0 {
+                    let _ = write!(out, ":{}", loc.column_number());
                 }
             }
             if let Some(f) = function {
