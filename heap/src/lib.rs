@@ -280,10 +280,22 @@ pub const DISCARD_MIN: usize = 64 * 1024;
 /// holds a capability to it (so it is not reclaimed meanwhile). An access
 /// racing with the free may read zeroes, never another object's bytes: the
 /// slot is not reused until the collector reclaims it.
+#[inline]
 pub unsafe fn discard_freed_payload(lower: usize, upper: usize) {
-    if upper.saturating_sub(lower) < DISCARD_MIN {
-        return;
+    // Inline so that every `free` of a small object pays only this test.
+    if upper.saturating_sub(lower) >= DISCARD_MIN {
+        // SAFETY: the caller's contract.
+        unsafe { discard_large_payload(lower, upper) }
     }
+}
+
+/// [`discard_freed_payload`] for a payload of at least `DISCARD_MIN` bytes.
+///
+/// # Safety
+/// As [`discard_freed_payload`].
+#[cold]
+#[inline(never)]
+unsafe fn discard_large_payload(lower: usize, upper: usize) {
     let Some(Target::Large(d)) = resolve(lower) else {
         return;
     };

@@ -79,7 +79,7 @@ impl<'ctx> SiteTable<'ctx> {
         };
         let (file, function) = (offset(&key.0), offset(&key.1));
         let i32t = ctx.i32_type();
-        let column = key.3 & !gimso_abi::SITE_RELATIVE | gimso_abi::SITE_RELATIVE;
+        let column = key.3 | gimso_abi::SITE_RELATIVE;
         let value = self.ty.const_named_struct(&[
             file.into(),
             function.into(),

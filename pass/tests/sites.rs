@@ -7,19 +7,25 @@ use common::compile;
 use gimso_pass::load_module;
 use gimso_pass::sites::SiteTable;
 use inkwell::context::Context;
-use inkwell::values::{AnyValue, InstructionOpcode};
+use inkwell::module::Module;
+use inkwell::values::{AnyValue, InstructionOpcode, InstructionValue};
+
+/// The `load` instructions of function `name`.
+fn loads_of<'ctx>(module: &Module<'ctx>, name: &str) -> Vec<InstructionValue<'ctx>> {
+    module
+        .get_function(name)
+        .unwrap()
+        .get_basic_block_iter()
+        .flat_map(|b| b.get_instructions())
+        .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+        .collect()
+}
 
 #[test]
 fn one_record_per_location_with_file_function_line() {
     let ctx = Context::create();
-    let path = compile("sites.c", "-O0", "ll");
-    let module = load_module(&ctx, &path).expect("loads");
-    let f = module.get_function("sum_two").unwrap();
-    let loads: Vec<_> = f
-        .get_basic_block_iter()
-        .flat_map(|b| b.get_instructions())
-        .filter(|i| i.get_opcode() == InstructionOpcode::Load)
-        .collect();
+    let module = load_module(&ctx, &compile("sites.c", "-O0", "ll")).expect("loads");
+    let loads = loads_of(&module, "sum_two");
     assert!(loads.len() >= 3, "expected the array loads");
 
     let mut table = SiteTable::new(&module);
@@ -58,14 +64,8 @@ fn one_record_per_location_with_file_function_line() {
 #[test]
 fn records_hold_offsets_not_addresses() {
     let ctx = Context::create();
-    let path = compile("sites.c", "-O0", "ll");
-    let module = load_module(&ctx, &path).expect("loads");
-    let f = module.get_function("sum_two").unwrap();
-    let load = f
-        .get_basic_block_iter()
-        .flat_map(|b| b.get_instructions())
-        .find(|i| i.get_opcode() == InstructionOpcode::Load)
-        .expect("a load");
+    let module = load_module(&ctx, &compile("sites.c", "-O0", "ll")).expect("loads");
+    let load = *loads_of(&module, "sum_two").first().expect("a load");
     let mut table = SiteTable::new(&module);
     let record = table.record_for(&module, load);
     let text = record

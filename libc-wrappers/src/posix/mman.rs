@@ -297,18 +297,20 @@ wrapper! {
         let header = obj.header();
         header.aux.fetch_or(FLAG_FREE, Ordering::AcqRel);
         header.upper.store(lower, Ordering::Release);
-        if let MapObject::Heap(_) = m.object {
+        match m.object {
             // A private mapping is a heap object: its pages go back now, as
             // munmap promises, not when the collector reclaims the object.
             // SAFETY: the object was freed just above, and `m` roots it.
-            unsafe { gimso_heap::discard_freed_payload(lower, lower + m.len) };
-        }
-        if let MapObject::Shared { lower } = m.object {
+            MapObject::Heap(_) => unsafe {
+                gimso_heap::discard_freed_payload(lower, lower + m.len)
+            },
             // The header says freed before the pages go, so every checked
             // access fails first; the header's page stays.
             // SAFETY: the shared pages of this mapping, no longer reachable
             // through any check.
-            unsafe { libc::munmap(lower as *mut libc::c_void, m.len) };
+            MapObject::Shared { lower } => unsafe {
+                libc::munmap(lower as *mut libc::c_void, m.len);
+            },
         }
         drop(m);
         0
