@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::translate;
+use common::{function, translate};
 
 const DECLS: &str = r#"
 %pair = type { i64, i64, i32 }
@@ -565,4 +565,46 @@ define void @f(ptr %p, ptr %q) {{
         .filter(|l| l.contains("= and i8 ") && l.ends_with(", 2"))
         .count();
     assert_eq!(flag_tests, 2, "{out}");
+}
+
+#[test]
+fn a_global_indexed_from_its_start_is_checked_against_its_upper_end_only() {
+    let (stats, out) = translate(
+        r#"
+@tab = external global [256 x i32]
+define i32 @f(i32 %i) {
+  %m = and i32 %i, 255
+  %z = zext i32 %m to i64
+  %p = getelementptr inbounds [256 x i32], ptr @tab, i64 0, i64 %z
+  %v = load i32, ptr %p
+  ret i32 %v
+}
+"#,
+    );
+    // Defined elsewhere, so its size is read from its header; but its
+    // capability is its payload address (a constant, never null) and a
+    // non-negative index cannot go below it.
+    assert_eq!((stats.checks, stats.narrowed_checks), (0, 1), "{out}");
+    let body = function(&out, "gimso.fd.f");
+    assert!(!body.contains("icmp ne"), "no null test: {body}");
+    assert!(!body.contains("icmp sge"), "no lower compare: {body}");
+}
+
+#[test]
+fn a_global_indexed_by_a_signed_value_keeps_its_lower_compare() {
+    let (stats, out) = translate(
+        r#"
+@tab = external global [256 x i32]
+define i32 @f(i64 %i) {
+  %p = getelementptr inbounds [256 x i32], ptr @tab, i64 0, i64 %i
+  %v = load i32, ptr %p
+  ret i32 %v
+}
+"#,
+    );
+    assert_eq!((stats.checks, stats.narrowed_checks), (1, 0), "{out}");
+    let body = function(&out, "gimso.fd.f");
+    assert!(body.contains("icmp sge"), "{body}");
+    // Still no null test: the capability is a constant.
+    assert!(!body.contains("icmp ne"), "{body}");
 }

@@ -1,7 +1,7 @@
 //! Constants under gimso: every global value becomes the pair (intval,
 //! capability) of its translated object; `undef`/`poison` become zero.
 
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
 use super::ModTx;
 use super::layout::has_ptr;
@@ -124,6 +124,27 @@ impl ModTx<'_, '_> {
             size: o.size,
             readonly: o.readonly,
         })
+    }
+
+    /// Whether capability `cap` is the payload address of a global that
+    /// the link must define (a constant; not a weak declaration, whose
+    /// capability may be null): never null, whatever the program does.
+    pub fn global_payload(&self, cap: V) -> bool {
+        let Some((obj, lower)) = const_address(&self.ll, cap) else {
+            return false;
+        };
+        lower == 16
+            && (!self.weak_objects.contains(&obj) || self.image_mode)
+            && self.ll.linkage(obj) != LLVMLinkage::LLVMExternalWeakLinkage
+    }
+
+    /// Whether the constant address `int` lies at or above the constant
+    /// capability `cap` in the same global (so `int >= lower` holds).
+    pub fn const_at_or_above(&self, int: V, cap: V) -> bool {
+        match (const_address(&self.ll, int), const_address(&self.ll, cap)) {
+            (Some((obj, at)), Some((cobj, lower))) => obj == cobj && at >= lower,
+            _ => false,
+        }
     }
 
     /// The capability of the global object `obj`: its payload, or null

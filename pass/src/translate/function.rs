@@ -992,13 +992,29 @@ impl FnTx<'_, '_, '_> {
         if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
             if let (Some(cap), Some(&(vroot, min))) = (p.cap, self.var_gep.get(&root)) {
                 if self.checked.lower_known(cap, vroot, min) {
-                    need.bounds = match need.bounds {
-                        Bounds::Both => Bounds::Upper,
-                        _ => Bounds::Known,
-                    };
+                    need.bounds = need.bounds.without_lower();
                     need.nonnull = true;
                 }
             }
+        }
+        // An address at a non-negative distance from the capability's own
+        // value (`lower` itself: a global's payload indexed from its start,
+        // `table[i & 255]`) is at or above `lower` by construction. Unlike
+        // a passed check, that says nothing about null.
+        if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
+            if let Some(cap) = p.cap {
+                let from_lower = match self.var_gep.get(&root) {
+                    Some(&(vroot, min)) => vroot == cap && min >= 0,
+                    None => root == cap || self.m.const_at_or_above(root, cap),
+                };
+                if from_lower {
+                    need.bounds = need.bounds.without_lower();
+                }
+            }
+        }
+        // A global's payload address is a constant the link defines.
+        if p.cap.is_some_and(|c| self.m.global_payload(c)) {
+            need.nonnull = true;
         }
         // A global defined here: its bounds and read-only flag are constants.
         let fixed = p.cap.and_then(|c| self.m.static_upper(c));

@@ -52,6 +52,17 @@ pub(super) enum Bounds {
     Both,
 }
 
+impl Bounds {
+    /// What is left once the lower end is known to hold.
+    pub fn without_lower(self) -> Bounds {
+        match self {
+            Bounds::Both => Bounds::Upper,
+            Bounds::Lower => Bounds::Known,
+            b => b,
+        }
+    }
+}
+
 /// The parts of a check an access still needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Need {
