@@ -15,6 +15,7 @@ clang-16 -O2 -Wall -Wextra -Werror "$ROOT/benches/c/shadow_placement.c" -o "$OUT
 printf '| objects (80 B each) | inline ns/step | separate ns/step | mirror ns/step | mirror / inline | mirror / separate |\n'
 printf '|---:|---:|---:|---:|---:|---:|\n'
 for spec in "1000 50000000" "100000 20000000" "3000000 5000000"; do
+    # shellcheck disable=SC2086
     set -- $spec
     "$OUT/shadow_placement" "$1" "$2" "$ROUNDS" | awk -v n="$1" '
         { t[$1] = $2 }
