@@ -567,43 +567,41 @@ define void @f(ptr %p, ptr %q) {{
     assert_eq!(flag_tests, 2, "{out}");
 }
 
-#[test]
-fn a_global_indexed_from_its_start_is_checked_against_its_upper_end_only() {
-    let (stats, out) = translate(
+/// `f(%i)` loading `@tab[%idx]`, a table defined in another module, with
+/// `%idx` computed from `%i` (of type `param`) by `index`: its full and
+/// narrowed check counts and the direct body's text.
+fn extern_table_load(param: &str, index: &str) -> ((usize, usize), String) {
+    let (stats, out) = translate(&format!(
         r#"
 @tab = external global [256 x i32]
-define i32 @f(i32 %i) {
-  %m = and i32 %i, 255
-  %z = zext i32 %m to i64
-  %p = getelementptr inbounds [256 x i32], ptr @tab, i64 0, i64 %z
+define i32 @f({param} %i) {{
+{index}
+  %p = getelementptr inbounds [256 x i32], ptr @tab, i64 0, i64 %idx
   %v = load i32, ptr %p
   ret i32 %v
+}}
+"#
+    ));
+    let body = function(&out, "gimso.fd.f").to_string();
+    ((stats.checks, stats.narrowed_checks), body)
 }
-"#,
-    );
+
+#[test]
+fn a_global_indexed_from_its_start_is_checked_against_its_upper_end_only() {
+    let (counts, body) =
+        extern_table_load("i32", "  %m = and i32 %i, 255\n  %idx = zext i32 %m to i64");
     // Defined elsewhere, so its size is read from its header; but its
     // capability is its payload address (a constant, never null) and a
     // non-negative index cannot go below it.
-    assert_eq!((stats.checks, stats.narrowed_checks), (0, 1), "{out}");
-    let body = function(&out, "gimso.fd.f");
+    assert_eq!(counts, (0, 1), "{body}");
     assert!(!body.contains("icmp ne"), "no null test: {body}");
     assert!(!body.contains("icmp sge"), "no lower compare: {body}");
 }
 
 #[test]
 fn a_global_indexed_by_a_signed_value_keeps_its_lower_compare() {
-    let (stats, out) = translate(
-        r#"
-@tab = external global [256 x i32]
-define i32 @f(i64 %i) {
-  %p = getelementptr inbounds [256 x i32], ptr @tab, i64 0, i64 %i
-  %v = load i32, ptr %p
-  ret i32 %v
-}
-"#,
-    );
-    assert_eq!((stats.checks, stats.narrowed_checks), (1, 0), "{out}");
-    let body = function(&out, "gimso.fd.f");
+    let (counts, body) = extern_table_load("i64", "  %idx = add i64 %i, 0");
+    assert_eq!(counts, (1, 0), "{body}");
     assert!(body.contains("icmp sge"), "{body}");
     // Still no null test: the capability is a constant.
     assert!(!body.contains("icmp ne"), "{body}");

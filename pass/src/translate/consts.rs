@@ -130,12 +130,8 @@ impl ModTx<'_, '_> {
     /// the link must define (a constant; not a weak declaration, whose
     /// capability may be null): never null, whatever the program does.
     pub fn global_payload(&self, cap: V) -> bool {
-        let Some((obj, lower)) = const_address(&self.ll, cap) else {
-            return false;
-        };
-        lower == 16
-            && (!self.weak_objects.contains(&obj) || self.image_mode)
-            && self.ll.linkage(obj) != LLVMLinkage::LLVMExternalWeakLinkage
+        matches!(const_address(&self.ll, cap),
+            Some((obj, 16)) if self.ll.linkage(obj) != LLVMLinkage::LLVMExternalWeakLinkage)
     }
 
     /// Whether the constant address `int` lies at or above the constant

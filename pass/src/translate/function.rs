@@ -990,26 +990,24 @@ impl FnTx<'_, '_, '_> {
         // `lower` (a non-negative index from a checked root) needs no lower
         // compare.
         if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
-            if let (Some(cap), Some(&(vroot, min))) = (p.cap, self.var_gep.get(&root)) {
-                if self.checked.lower_known(cap, vroot, min) {
-                    need.bounds = need.bounds.without_lower();
-                    need.nonnull = true;
-                }
-            }
-        }
-        // An address at a non-negative distance from the capability's own
-        // value (`lower` itself: a global's payload indexed from its start,
-        // `table[i & 255]`) is at or above `lower` by construction. Unlike
-        // a passed check, that says nothing about null.
-        if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
             if let Some(cap) = p.cap {
-                let from_lower = match self.var_gep.get(&root) {
-                    Some(&(vroot, min)) => vroot == cap && min >= 0,
+                let var = self.var_gep.get(&root).copied();
+                // Below it, a check through the same root passed (so the
+                // capability is not null either) ...
+                let checked_below =
+                    var.is_some_and(|(vroot, min)| self.checked.lower_known(cap, vroot, min));
+                // ... or it lies at a non-negative distance from the
+                // capability's own value, `lower` itself (a global indexed
+                // from its start, `table[i & 255]`), which says nothing
+                // about null.
+                let from_lower = match var {
+                    Some((vroot, min)) => vroot == cap && min >= 0,
                     None => root == cap || self.m.const_at_or_above(root, cap),
                 };
-                if from_lower {
+                if checked_below || from_lower {
                     need.bounds = need.bounds.without_lower();
                 }
+                need.nonnull |= checked_below;
             }
         }
         // A global's payload address is a constant the link defines.
