@@ -195,12 +195,6 @@ pub fn write_bytes(dst: FlightPtr, data: &[u8]) {
     memops::write_at(dst, data, UNKNOWN);
 }
 
-/// After the kernel wrote `n` bytes at `dst` (checked for writing before
-/// the call): nulls the capabilities of every word touched.
-pub fn overwritten(dst: FlightPtr, n: usize) {
-    memops::overwritten_at(dst, n, UNKNOWN);
-}
-
 /// `memmove` with the capability rules (both ranges checked).
 pub fn memmove(dst: FlightPtr, src: FlightPtr, n: usize) {
     check_read(src, n);

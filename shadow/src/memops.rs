@@ -240,17 +240,6 @@ pub fn write_at(dst: FlightPtr, data: &[u8], loc: &SourceLocation) {
     null_capabilities(obj, dst.intval, data.len());
 }
 
-/// Records that something outside compiled code (the kernel, for `read`)
-/// wrote `n` bytes at `dst`: bounds-checks the range for writing and nulls
-/// the capabilities of every word touched, as a byte store would.
-pub fn overwritten_at(dst: FlightPtr, n: usize, loc: &SourceLocation) {
-    if n == 0 {
-        return;
-    }
-    let obj = check_access_at(dst, Access::write(n), loc);
-    null_capabilities(obj, dst.intval, n);
-}
-
 /// `memset(dst, c, n)`: bounds-checks, fills, nulls touched capabilities.
 pub fn memset_at(dst: FlightPtr, c: u8, n: usize, loc: &SourceLocation) {
     if n == 0 {
