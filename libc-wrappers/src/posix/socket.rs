@@ -167,9 +167,10 @@ wrapper! {
 wrapper! {
     /// `ssize_t send(int fd, const void *buf, size_t n, int flags)`.
     fn send(fd: i32, buf: FlightPtr, n: usize, flags: i32) -> i64 {
-        let data = mem::read_bytes(buf, n);
-        // SAFETY: a private copy of n bytes.
-        sys(|| unsafe { libc::send(fd, data.as_ptr().cast(), data.len(), flags) as i64 })
+        crate::posix::fd::write_from(buf, n, |b, len| {
+            // SAFETY: `b` is `len` bytes of a live object, checked readable.
+            unsafe { libc::send(fd, b.cast(), len, flags) }
+        })
     }
 }
 
@@ -177,11 +178,14 @@ wrapper! {
     /// `ssize_t sendto(int fd, const void *buf, size_t n, int flags, const
     /// struct sockaddr *addr, socklen_t len)`.
     fn sendto(fd: i32, buf: FlightPtr, n: usize, flags: i32, addr: FlightPtr, len: u32) -> i64 {
-        let data = mem::read_bytes(buf, n);
+        mem::check_read(buf, n);
         let a = if addr.intval == 0 { Vec::new() } else { addr_in(addr, len) };
         let ap = if a.is_empty() { core::ptr::null() } else { a.as_ptr().cast() };
-        // SAFETY: private copies of the data and the address.
-        sys(|| unsafe { libc::sendto(fd, data.as_ptr().cast(), data.len(), flags, ap, len) as i64 })
+        crate::posix::fd::write_from(buf, n, |b, n| {
+            // SAFETY: `b` is `n` bytes of a live object, checked readable;
+            // `ap` a private copy of the address.
+            unsafe { libc::sendto(fd, b.cast(), n, flags, ap, len) }
+        })
     }
 }
 
