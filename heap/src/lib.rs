@@ -14,7 +14,7 @@
 //! - [`size_class`]: classes and per-class geometry (reciprocal division).
 //! - `page`: 64 KiB pages with allocation and mark bitmaps.
 //! - `chunk`: 4 MiB aligned chunks; page 0 holds the page descriptors.
-//! - `large`: objects above 8208 bytes, one mapping each.
+//! - `large`: objects above 16 400 bytes, one mapping each.
 //! - `local`: the per-thread cache and allocation fast path.
 //! - `heap`: shared page lists, free-page pool, sweep, returning memory.
 

@@ -2,7 +2,7 @@
 //!
 //! Slot sizes include the 16-byte capability header the layer above writes at
 //! the slot start. Payload classes are 16..=256 in 16-byte steps, then four
-//! classes per doubling up to 8192, so internal fragmentation above 256 bytes
+//! classes per doubling up to 16384, so internal fragmentation above 256 bytes
 //! stays under 25 %.
 
 use crate::page::PAGE_SIZE;
@@ -12,11 +12,11 @@ pub const HEADER_SIZE: usize = 16;
 /// Smallest slot: a header plus 16 payload bytes.
 pub const MIN_SLOT_SIZE: usize = 32;
 /// Largest payload served from pages; larger requests are large objects.
-pub const MAX_SMALL_PAYLOAD: usize = 8192;
+pub const MAX_SMALL_PAYLOAD: usize = 16384;
 /// Largest slot served from pages.
 pub const MAX_SMALL_SLOT: usize = MAX_SMALL_PAYLOAD + HEADER_SIZE;
 /// Number of small size classes.
-pub const NUM_CLASSES: usize = 36;
+pub const NUM_CLASSES: usize = 40;
 
 const LINEAR_CLASSES: usize = 16;
 

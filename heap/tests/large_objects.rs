@@ -9,7 +9,7 @@ use gimso_heap::{Heap, LocalHeap, is_marked, lookup, mark};
 fn alloc_lookup_sweep() {
     let heap = Heap::new();
     let mut local = LocalHeap::new(heap);
-    let sizes = [8209, 12_345, 1 << 20, (4 << 20) + 1, 10 << 20];
+    let sizes = [16_401, 20_345, 1 << 20, (4 << 20) + 1, 10 << 20];
     let mut objs = Vec::new();
     for &size in &sizes {
         let p = local.alloc(size).as_ptr();

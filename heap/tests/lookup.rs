@@ -7,7 +7,9 @@ use gimso_heap::{CHUNK_SIZE, Heap, LocalHeap, PAGE_SIZE, class_slot_size, lookup
 fn interior_addresses_of_small_and_large_slots() {
     let heap = Heap::new();
     let mut local = LocalHeap::new(heap);
-    for size in [32, 48, 100, 272, 1000, 8208, 8209, 100_000, 5 << 20] {
+    let small = [32, 48, 100, 272, 1000, 8208, 8209, 16_400];
+    let large = [16_401, 100_000, 5 << 20];
+    for size in small.into_iter().chain(large) {
         for _ in 0..5 {
             let p = local.alloc(size).as_ptr() as usize;
             let slot = lookup(p).unwrap();

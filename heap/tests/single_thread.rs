@@ -83,14 +83,14 @@ fn every_class_and_large_sizes() {
 
 #[test]
 fn size_class_table() {
-    assert_eq!(NUM_CLASSES, 36);
+    assert_eq!(NUM_CLASSES, 40);
     assert_eq!(class_slot_size(0), 32);
     assert_eq!(class_slot_size(15), 272);
     assert_eq!(class_slot_size(16), 336);
-    assert_eq!(class_slot_size(NUM_CLASSES - 1), 8208);
+    assert_eq!(class_slot_size(NUM_CLASSES - 1), 16400);
     assert_eq!(size_class_of(0), Some(0));
-    assert_eq!(size_class_of(8208), Some(NUM_CLASSES - 1));
-    assert_eq!(size_class_of(8209), None);
+    assert_eq!(size_class_of(16400), Some(NUM_CLASSES - 1));
+    assert_eq!(size_class_of(16401), None);
     assert_eq!(size_class_of(usize::MAX), None);
     for size in 0..=MAX_SMALL_SLOT {
         let c = size_class_of(size).unwrap();
@@ -107,6 +107,7 @@ fn size_class_table() {
             320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048,
         ])
         .chain([2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192])
+        .chain([10240, 12288, 14336, 16384])
         .collect();
     assert_eq!(payloads, expected);
 }
