@@ -71,10 +71,13 @@
 #                     lz4, 20 MB for libdeflate, QuickJS scale 4
 #   VARIANTS="clang gimso"   builds to make and run; clang must be first (the
 #                     reference). "asan" adds clang -fsanitize=address.
-#   BENCH=1           after the checked runs, time every step N=3 more times
+#   BENCH=1           after the checked runs, time every step N more times
 #                     with the variants interleaved (/usr/bin/time, best of N)
 #                     and print markdown tables of time and peak RSS against
 #                     clang -O2
+#   N=5               timed runs per step (five: on this 2-core machine single
+#                     runs move by 15-30%, and best-of-three geomeans spread
+#                     1.52-1.84 where best-of-five ones gave 1.67 and 1.68)
 #   OPT=-O2           optimisation level of every build
 #   OUT=target/real   build and scratch directory (objects are reused while
 #                     newer than their source and compiler)
@@ -86,7 +89,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SIZE=${SIZE:-small}
 VARIANTS=${VARIANTS:-clang gimso}
 BENCH=${BENCH:-0}
-N=${N:-3}
+N=${N:-5}
 OPT=${OPT:--O2}
 OUT=${OUT:-$ROOT/target/real}
 GIMSO_CC=${GIMSO_CC:-$ROOT/target/release/gimso-cc}
