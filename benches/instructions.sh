@@ -17,9 +17,14 @@
 # add their own, varying, instructions) and so is address randomisation
 # (setarch -R).
 #
+# With EVENT=I1 it counts misses in the simulated L1 instruction cache
+# instead (cachegrind --cache-sim=yes, the host's cache geometry): Lua's and
+# SQLite's hot code under gimso-cc does not fit it (BENCHMARKS.md, twenty-sixth
+# session), a cost the instruction counts do not show.
+#
 # Usage: benches/instructions.sh [zlib] [bzip2] [lua] [sqlite]   (default all)
 # Environment: GIMSO_CC, CLANG, OUT (as scripts/real-programs.sh, whose small
-# builds this runs first and reuses).
+# builds this runs first and reuses); EVENT=instructions (default) or I1.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +33,14 @@ GIMSO_CC=${GIMSO_CC:-$ROOT/target/release/gimso-cc}
 CLANG=${CLANG:-clang-16}
 PROGRAMS=("$@")
 [ ${#PROGRAMS[@]} -eq 0 ] && PROGRAMS=(zlib bzip2 lua sqlite)
+case ${EVENT:=instructions} in
+instructions) SIM=no LINE='I *refs' FMT=%.0f ;;
+I1) SIM=yes LINE='I1 *misses' FMT=%.3f ;; # clang's misses can be a few thousand
+*)
+    echo "instructions.sh: EVENT must be instructions or I1" >&2
+    exit 2
+    ;;
+esac
 
 command -v valgrind >/dev/null || {
     echo "instructions.sh: needs valgrind (apt-get install -y valgrind)" >&2
@@ -45,11 +58,12 @@ OUT=$OUT GIMSO_CC=$GIMSO_CC CLANG=$CLANG SIZE=small VARIANTS="clang gimso" \
     exit 1
 }
 
-# Instructions executed by the command "$@".
+# Instructions executed (or, EVENT=I1, L1 instruction-cache misses) by the
+# command "$@".
 count() {
-    GIMSO_GC_THRESHOLD=4G setarch -R valgrind --tool=cachegrind --cache-sim=no \
+    GIMSO_GC_THRESHOLD=4G setarch -R valgrind --tool=cachegrind --cache-sim=$SIM \
         --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
-        awk '/I *refs/ { gsub(",", "", $NF); print $NF }'
+        awk -v line="$LINE" '$0 ~ line { gsub(",", "", $NF); print $NF }'
 }
 
 # A Lua with a fixed hash seed built by compiler variant $1 into $2.
@@ -65,11 +79,12 @@ fixed_seed_lua() {
 }
 
 row() { # name clang-count gimso-count
-    awk -v n="$1" -v c="$2" -v g="$3" \
-        'BEGIN { printf "| %s | %.0f | %.0f | %.2f |\n", n, c / 1e6, g / 1e6, g / c }'
+    awk -v n="$1" -v c="$2" -v g="$3" -v f="$FMT" \
+        'BEGIN { printf "| %s | " f " | " f " | %s |\n", n, c / 1e6, g / 1e6,
+                 (c > 0 ? sprintf("%.2f", g / c) : "—") }'
 }
 
-echo "| workload | clang -O2 (M) | gimso-cc -O2 (M) | × clang |"
+echo "| workload ($EVENT) | clang -O2 (M) | gimso-cc -O2 (M) | × clang |"
 echo "|---|---:|---:|---:|"
 scratch=$OUT/instructions
 mkdir -p "$scratch"
