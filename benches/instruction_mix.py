@@ -19,8 +19,6 @@ import re
 import subprocess
 import sys
 
-REGS = r"%(r[a-z0-9]+|e[a-z]+)"
-
 
 def category(ins):
     mn = ins.split()[0] if ins else ""
