@@ -1,6 +1,6 @@
 //! Checks implied by earlier ones on every path are left out or reduced to
 //! one end of the object (pass/src/translate/function/checked.rs); calls
-//! forget what was checked.
+//! forget what was checked, loops that call nothing keep it.
 
 mod common;
 
@@ -185,6 +185,64 @@ done:
     // The loop's load is checked in full (its back edge brings nothing);
     // the exit block follows the loop, where the load passed.
     assert_eq!((stats.checks, stats.merged_checks), (1, 1), "{out}");
+}
+
+#[test]
+fn a_check_before_a_loop_that_calls_nothing_holds_in_it() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, ptr %q, i64 %n) {{
+entry:
+  %x = load i64, ptr %p
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %acc = phi i64 [ %x, %entry ], [ %a2, %loop ]
+  %y = load i64, ptr %p
+  %a2 = add i64 %acc, %y
+  %at = getelementptr inbounds i8, ptr %q, i64 %i
+  store i8 0, ptr %at
+  %j = add i64 %i, 1
+  %more = icmp ult i64 %j, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i64 %a2
+}}
+"#
+    ));
+    // Nothing in the loop can free `p`: the entry's check covers the
+    // loop's load on every round. The store through `q` is checked in
+    // full each time.
+    assert_eq!((stats.checks, stats.merged_checks), (2, 1), "{out}");
+    assert_eq!(stats.narrowed_checks, 0, "{out}");
+}
+
+#[test]
+fn a_loop_that_calls_checks_again() {
+    let (stats, out) = translate(&format!(
+        r#"{DECLS}
+define i64 @f(ptr %p, i64 %n) {{
+entry:
+  %x = load i64, ptr %p
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %acc = phi i64 [ %x, %entry ], [ %a2, %loop ]
+  %y = load i64, ptr %p
+  %a2 = add i64 %acc, %y
+  call void @use(ptr %p)
+  %j = add i64 %i, 1
+  %more = icmp ult i64 %j, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret i64 %a2
+}}
+"#
+    ));
+    // `use` may free `p` in one round; the next round's load compares
+    // with `upper` again (its lower end and non-null capability last).
+    assert_eq!((stats.checks, stats.narrowed_checks), (1, 1), "{out}");
+    assert_eq!(stats.merged_checks, 0, "{out}");
 }
 
 #[test]

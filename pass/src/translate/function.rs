@@ -335,6 +335,7 @@ impl FnTx<'_, '_, '_> {
         }
         let idom = immediate_dominators(&order, &preds, &rpo_index);
         self.find_loops(&preds, &rpo_index);
+        let call_free_headers = self.call_free_loop_headers(&preds, &idom);
         for &b in &order {
             self.m.ll.position_at_end(self.block_map[&b]);
             self.cur_old_block = b;
@@ -342,7 +343,22 @@ impl FnTx<'_, '_, '_> {
             // whose source is not translated yet), and what lasts from the
             // end of the block that dominates this one (also into loops).
             let ps = preds.get(&b).map(Vec::as_slice).unwrap_or(&[]);
-            let facts: Option<Vec<&Checked>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
+            // At the header of a loop with no calls, what held on entry
+            // holds on every iteration: nothing in the loop can shrink an
+            // object, so the back edges bring at least as much.
+            let ps: Vec<B> = if call_free_headers.contains(&b) {
+                ps.iter()
+                    .copied()
+                    .filter(|&p| !self.back_edges.contains_key(&(p, b)))
+                    .collect()
+            } else {
+                ps.to_vec()
+            };
+            let facts: Option<Vec<&Checked>> = if ps.is_empty() {
+                None
+            } else {
+                ps.iter().map(|p| self.end_checked.get(p)).collect()
+            };
             self.checked = facts.map_or_else(Checked::default, |f| Checked::meet(&f));
             if let Some(dom) = idom.get(&b).and_then(|d| self.end_checked.get(d)) {
                 self.checked.add_lasting(&dom.lasting());
@@ -402,6 +418,60 @@ impl FnTx<'_, '_, '_> {
                 }
             }
         }
+    }
+
+    /// Headers of loops whose back edges all come from blocks the header
+    /// dominates (natural loops) and whose blocks call nothing but `llvm.*`
+    /// intrinsics: the checks passed on entry to such a loop hold on every
+    /// iteration ([`checked`]).
+    fn call_free_loop_headers(
+        &self,
+        preds: &HashMap<B, Vec<B>>,
+        idom: &HashMap<B, B>,
+    ) -> HashSet<B> {
+        let dominates = |a: B, mut b: B| loop {
+            if a == b {
+                return true;
+            }
+            match idom.get(&b) {
+                Some(&d) if d != b => b = d,
+                _ => return false,
+            }
+        };
+        let mut bodies: HashMap<B, HashSet<B>> = HashMap::new();
+        let mut bad = HashSet::new();
+        for &(latch, header) in self.back_edges.keys() {
+            if !dominates(header, latch) {
+                bad.insert(header);
+                continue;
+            }
+            let body = bodies
+                .entry(header)
+                .or_insert_with(|| HashSet::from([header]));
+            let mut work = vec![latch];
+            while let Some(b) = work.pop() {
+                if body.insert(b) {
+                    work.extend(preds.get(&b).into_iter().flatten().copied());
+                }
+            }
+        }
+        let ll = &self.m.ll;
+        let calls = |b: B| {
+            ll.instructions(b).into_iter().any(|i| {
+                matches!(
+                    ll.opcode(i),
+                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+                ) && {
+                    let callee = ll.called_value(i);
+                    !(is_a(self.m, callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm."))
+                }
+            })
+        };
+        bodies
+            .into_iter()
+            .filter(|(h, body)| !bad.contains(h) && !body.iter().any(|&b| calls(b)))
+            .map(|(h, _)| h)
+            .collect()
     }
 
     /// Whether the access being translated (a load or store) is in a loop

@@ -23,7 +23,10 @@
 //! between (it leaves `upper` at or below `lower`). A race with
 //! a `free` in another thread is a use-after-free the program raced on:
 //! its memory is still the object's (the collector keeps it while this
-//! thread holds the capability).
+//! thread holds the capability). For the same reason a natural loop whose
+//! blocks call nothing keeps, at its header, what held on entry to it: no
+//! round can free or protect anything, so its back edges bring at least
+//! those facts (`FnTx::call_free_loop_headers`).
 //!
 //! Address arithmetic: a passing check puts `root + a` at `lower + k`
 //! with `0 <= k`, a real address. Offsets used here are limited to
