@@ -187,9 +187,10 @@ done:
     assert_eq!((stats.checks, stats.merged_checks), (1, 1), "{out}");
 }
 
-#[test]
-fn a_check_before_a_loop_that_calls_nothing_holds_in_it() {
-    let (stats, out) = translate(&format!(
+/// `@f(p, q, n)`: loads `p` before a loop that loads it again on each of
+/// `n` rounds, with `in_loop` as the rest of the loop's body.
+fn reload_in_a_loop(in_loop: &str) -> String {
+    format!(
         r#"{DECLS}
 define i64 @f(ptr %p, ptr %q, i64 %n) {{
 entry:
@@ -200,8 +201,7 @@ loop:
   %acc = phi i64 [ %x, %entry ], [ %a2, %loop ]
   %y = load i64, ptr %p
   %a2 = add i64 %acc, %y
-  %at = getelementptr inbounds i8, ptr %q, i64 %i
-  store i8 0, ptr %at
+  {in_loop}
   %j = add i64 %i, 1
   %more = icmp ult i64 %j, %n
   br i1 %more, label %loop, label %done
@@ -209,6 +209,13 @@ done:
   ret i64 %a2
 }}
 "#
+    )
+}
+
+#[test]
+fn a_check_before_a_loop_that_calls_nothing_holds_in_it() {
+    let (stats, out) = translate(&reload_in_a_loop(
+        "%at = getelementptr inbounds i8, ptr %q, i64 %i\n  store i8 0, ptr %at",
     ));
     // Nothing in the loop can free `p`: the entry's check covers the
     // loop's load on every round. The store through `q` is checked in
@@ -219,26 +226,7 @@ done:
 
 #[test]
 fn a_loop_that_calls_checks_again() {
-    let (stats, out) = translate(&format!(
-        r#"{DECLS}
-define i64 @f(ptr %p, i64 %n) {{
-entry:
-  %x = load i64, ptr %p
-  br label %loop
-loop:
-  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
-  %acc = phi i64 [ %x, %entry ], [ %a2, %loop ]
-  %y = load i64, ptr %p
-  %a2 = add i64 %acc, %y
-  call void @use(ptr %p)
-  %j = add i64 %i, 1
-  %more = icmp ult i64 %j, %n
-  br i1 %more, label %loop, label %done
-done:
-  ret i64 %a2
-}}
-"#
-    ));
+    let (stats, out) = translate(&reload_in_a_loop("call void @use(ptr %p)"));
     // `use` may free `p` in one round; the next round's load compares
     // with `upper` again (its lower end and non-null capability last).
     assert_eq!((stats.checks, stats.narrowed_checks), (1, 1), "{out}");
