@@ -66,7 +66,7 @@ struct FnTx<'a, 'b, 'ctx> {
     /// and the block polling the safepoint on each, once made.
     back_edges: HashMap<(B, B), Option<B>>,
     /// Old block → the blocks of the innermost natural loop holding it.
-    innermost_loop: HashMap<B, Rc<HashSet<B>>>,
+    innermost_loop: HashMap<B, LoopBody>,
     /// Old phi → its new int and cap phis.
     phis: Vec<(V, Tx)>,
     /// Old integer phi → its capability phi (inttoptr inference).
@@ -165,6 +165,10 @@ struct StackCaps {
 }
 
 /// Translates the body of `old` into its new generic entry.
+/// The blocks of one natural loop: its header and those that reach its
+/// latch without passing the header.
+type LoopBody = Rc<HashSet<B>>;
+
 pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
     let (generic, _) = m.fn_map[&old];
     let direct = m.direct.get(&old).map(|d| d.body);
@@ -334,8 +338,8 @@ impl FnTx<'_, '_, '_> {
             }
         }
         let idom = immediate_dominators(&order, &preds, &rpo_index);
-        self.find_loops(&preds, &rpo_index);
-        let call_free_headers = self.call_free_loop_headers(&preds, &idom);
+        let loops = self.find_loops(&preds, &rpo_index);
+        let call_free_headers = self.call_free_loop_headers(loops, &idom);
         for &b in &order {
             self.m.ll.position_at_end(self.block_map[&b]);
             self.cur_old_block = b;
@@ -354,11 +358,7 @@ impl FnTx<'_, '_, '_> {
             } else {
                 ps.to_vec()
             };
-            let facts: Option<Vec<&Checked>> = if ps.is_empty() {
-                None
-            } else {
-                ps.iter().map(|p| self.end_checked.get(p)).collect()
-            };
+            let facts: Option<Vec<&Checked>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
             self.checked = facts.map_or_else(Checked::default, |f| Checked::meet(&f));
             if let Some(dom) = idom.get(&b).and_then(|d| self.end_checked.get(d)) {
                 self.checked.add_lasting(&dom.lasting());
@@ -393,12 +393,17 @@ impl FnTx<'_, '_, '_> {
 
     /// The natural loop of every back edge (its header and the blocks that
     /// reach its latch without passing the header); each block gets the
-    /// smallest one holding it.
-    fn find_loops(&mut self, preds: &HashMap<B, Vec<B>>, rpo_index: &HashMap<B, usize>) {
+    /// smallest one holding it. Returns every back edge with its loop.
+    fn find_loops(
+        &mut self,
+        preds: &HashMap<B, Vec<B>>,
+        rpo_index: &HashMap<B, usize>,
+    ) -> Vec<((B, B), LoopBody)> {
         // In block order, not hash order: of two loops of one size holding
         // a block, the first found is kept.
         let mut edges: Vec<(B, B)> = self.back_edges.keys().copied().collect();
         edges.sort_by_key(|&(latch, header)| (rpo_index.get(&latch), rpo_index.get(&header)));
+        let mut loops = Vec::new();
         for (latch, header) in edges {
             let mut body = HashSet::from([header]);
             let mut work = vec![latch];
@@ -417,16 +422,18 @@ impl FnTx<'_, '_, '_> {
                     self.innermost_loop.insert(b, Rc::clone(&body));
                 }
             }
+            loops.push(((latch, header), body));
         }
+        loops
     }
 
-    /// Headers of loops whose back edges all come from blocks the header
-    /// dominates (natural loops) and whose blocks call nothing but `llvm.*`
-    /// intrinsics: the checks passed on entry to such a loop hold on every
-    /// iteration ([`checked`]).
+    /// Headers of loops (`loops` as [`Self::find_loops`] gives them) whose
+    /// back edges all come from blocks the header dominates (natural loops)
+    /// and whose blocks make no call that forgets checks: the checks passed
+    /// on entry to such a loop hold on every iteration ([`checked`]).
     fn call_free_loop_headers(
         &self,
-        preds: &HashMap<B, Vec<B>>,
+        loops: Vec<((B, B), LoopBody)>,
         idom: &HashMap<B, B>,
     ) -> HashSet<B> {
         let dominates = |a: B, mut b: B| loop {
@@ -438,40 +445,34 @@ impl FnTx<'_, '_, '_> {
                 _ => return false,
             }
         };
-        let mut bodies: HashMap<B, HashSet<B>> = HashMap::new();
-        let mut bad = HashSet::new();
-        for &(latch, header) in self.back_edges.keys() {
-            if !dominates(header, latch) {
-                bad.insert(header);
-                continue;
-            }
-            let body = bodies
-                .entry(header)
-                .or_insert_with(|| HashSet::from([header]));
-            let mut work = vec![latch];
-            while let Some(b) = work.pop() {
-                if body.insert(b) {
-                    work.extend(preds.get(&b).into_iter().flatten().copied());
-                }
-            }
-        }
         let ll = &self.m.ll;
         let calls = |b: B| {
             ll.instructions(b).into_iter().any(|i| {
                 matches!(
                     ll.opcode(i),
                     LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
-                ) && {
-                    let callee = ll.called_value(i);
-                    !(is_a(self.m, callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm."))
-                }
+                ) && self.call_forgets_checks(i)
             })
         };
-        bodies
-            .into_iter()
-            .filter(|(h, body)| !bad.contains(h) && !body.iter().any(|&b| calls(b)))
-            .map(|(h, _)| h)
-            .collect()
+        let mut good = HashSet::new();
+        let mut bad = HashSet::new();
+        for ((latch, header), body) in loops {
+            if dominates(header, latch) && !body.iter().any(|&b| calls(b)) {
+                good.insert(header);
+            } else {
+                bad.insert(header);
+            }
+        }
+        good.retain(|h| !bad.contains(h));
+        good
+    }
+
+    /// Whether call `inst` may free, shrink or protect an object, so that
+    /// what was checked before it no longer holds after it: anything but
+    /// an `llvm.*` intrinsic.
+    fn call_forgets_checks(&self, inst: V) -> bool {
+        let callee = self.m.ll.called_value(inst);
+        !(is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm."))
     }
 
     /// Whether the access being translated (a load or store) is in a loop
@@ -2986,8 +2987,7 @@ impl FnTx<'_, '_, '_> {
 
     fn tx_call_inner(&mut self, inst: V) {
         let callee = self.m.ll.called_value(inst);
-        if !(is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.")) {
-            // It may free, shrink or protect any object ([`checked`]).
+        if self.call_forgets_checks(inst) {
             self.checked.clear();
         }
         if is_a(self.m, callee, LLVMIsAInlineAsm) {
