@@ -138,9 +138,13 @@ pub fn with_c_string<R>(p: FlightPtr, f: impl FnOnce(&[u8]) -> R) -> R {
     // SAFETY: c_strlen checked n + 1 bytes.
     let src = unsafe { bytes(p, n) };
     if n <= SHORT {
-        let mut buf = [0u8; SHORT];
-        buf[..n].copy_from_slice(src);
-        f(&buf[..n])
+        // Uninitialised, not zeroed: only the `n` bytes copied are read.
+        let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); SHORT];
+        for (d, s) in buf.iter_mut().zip(src) {
+            d.write(*s);
+        }
+        // SAFETY: the loop initialised buf[..n] (src has n bytes, n <= SHORT).
+        f(unsafe { core::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), n) })
     } else {
         // A copy, not `src`: another thread may write the string meanwhile.
         let copy: Vec<u8> = src.to_vec();

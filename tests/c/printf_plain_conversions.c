@@ -7,6 +7,7 @@
  * | [4464] [-12] [255] [hello] [(null)] [wide]
  * | [  -5] [-5  ] [+5] [005] [   ab] [a] [0x1f]
  * | 6 [1234]
+ * | k|%|3000000000|(null)|-7
  */
 /* The commonest conversions (%d, %i, %u of int or wider, a narrow %s, with
  * no flags, width or precision) are formatted without glibc; everything
@@ -31,5 +32,7 @@ int main(void) {
            31);
     int n = snprintf(buf, sizeof buf, "%s%d", "x=", 1234);
     printf("%d [%s]\n", n, buf + 2);
+    /* A format of nothing but those conversions, text and %%. */
+    printf("%s|%%|%u|%s|%lld\n", "k", 3000000000u, none, -7LL);
     return 0;
 }
