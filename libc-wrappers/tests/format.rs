@@ -18,22 +18,16 @@ fn fmt(format: &str, args: &[A]) -> String {
     s
 }
 
-/// What glibc's own snprintf prints for one `int` argument.
-fn glibc_int(format: &str, v: i32) -> String {
-    let f = std::ffi::CString::new(format).unwrap();
-    let mut b = [0u8; 1024];
-    // SAFETY: a one-conversion format taking an int.
-    let n = unsafe { libc::snprintf(b.as_mut_ptr().cast(), b.len(), f.as_ptr(), v) };
-    String::from_utf8_lossy(&b[..n as usize]).into_owned()
-}
-
-/// What glibc's own snprintf prints for one `double` argument.
-fn glibc_double(format: &str, v: f64) -> String {
-    let f = std::ffi::CString::new(format).unwrap();
-    let mut b = [0u8; 1024];
-    // SAFETY: a one-conversion format taking a double.
-    let n = unsafe { libc::snprintf(b.as_mut_ptr().cast(), b.len(), f.as_ptr(), v) };
-    String::from_utf8_lossy(&b[..n as usize]).into_owned()
+/// What glibc's own snprintf prints for a format taking one argument of
+/// the type of `v` (`i32`, `i64` or `f64`: the types a variadic call passes).
+macro_rules! glibc {
+    ($format:expr, $v:expr) => {{
+        let f = std::ffi::CString::new($format).unwrap();
+        let mut b = [0u8; 1024];
+        // SAFETY: a format whose one conversion takes the type of `$v`.
+        let n = unsafe { libc::snprintf(b.as_mut_ptr().cast(), b.len(), f.as_ptr(), $v) };
+        String::from_utf8_lossy(&b[..n as usize]).into_owned()
+    }};
 }
 
 #[test]
@@ -93,20 +87,11 @@ fn integers() {
         for v in [0, 1, -1, 123456, i32::MIN, i32::MAX] {
             assert_eq!(
                 fmt(f, &[A::I(v as i64)]),
-                glibc_int(f, v),
+                glibc!(f, v),
                 "format {f} value {v}"
             );
         }
     }
-}
-
-/// What glibc's own snprintf prints for one `long long` argument.
-fn glibc_long(format: &str, v: i64) -> String {
-    let f = std::ffi::CString::new(format).unwrap();
-    let mut b = [0u8; 1024];
-    // SAFETY: a format whose one conversion takes an 8-byte integer.
-    let n = unsafe { libc::snprintf(b.as_mut_ptr().cast(), b.len(), f.as_ptr(), v) };
-    String::from_utf8_lossy(&b[..n as usize]).into_owned()
 }
 
 #[test]
@@ -131,16 +116,12 @@ fn plain_formats_match_glibc() {
     for f in ["%d", "%i", "%u", "x=%d;", "%%%u%%"] {
         for &v in &values {
             let v32 = v as i32;
-            assert_eq!(
-                fmt(f, &[A::I(v)]),
-                glibc_int(f, v32),
-                "format {f} value {v}"
-            );
+            assert_eq!(fmt(f, &[A::I(v)]), glibc!(f, v32), "format {f} value {v}");
         }
     }
     for f in ["%ld", "%lld", "%lu", "%llu", "%ji", "%zu", "%td", "[%lli]"] {
         for &v in &values {
-            assert_eq!(fmt(f, &[A::I(v)]), glibc_long(f, v), "format {f} value {v}");
+            assert_eq!(fmt(f, &[A::I(v)]), glibc!(f, v), "format {f} value {v}");
         }
     }
     assert_eq!(
@@ -189,11 +170,7 @@ fn floats() {
         "%f", "%.0f", "%e", "%g", "%-12.4g|", "%012.3f", "%G", "%.17g",
     ] {
         for v in [0.0, -0.0, 1.0 / 3.0, 1e300, 5e-324, 123456789.125, -2.5] {
-            assert_eq!(
-                fmt(f, &[A::D(v)]),
-                glibc_double(f, v),
-                "format {f} value {v}"
-            );
+            assert_eq!(fmt(f, &[A::D(v)]), glibc!(f, v), "format {f} value {v}");
         }
     }
     // A long double argument: 16 bytes aligned to 16 in the CC buffers.
@@ -257,7 +234,7 @@ fn characters_strings_pointers() {
         format!("[{:>20}]", "(nil)")
     );
     assert_eq!(fmt("100%%", &[]), "100%");
-    assert_eq!(fmt("%5%|", &[]), glibc_int("%5%|", 0));
+    assert_eq!(fmt("%5%|", &[]), glibc!("%5%|", 0));
     // Wide characters and strings.
     assert_eq!(fmt("%lc", &[A::I(b'W' as i64)]), "W");
     let w = buf(16);
