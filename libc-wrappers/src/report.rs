@@ -76,9 +76,18 @@ pub fn return_size(what: &str, expected: u64, given: u64) -> ! {
 }
 
 /// A failed access check in a wrapper, reported at its caller's location.
+#[inline(always)]
+pub fn access(p: FlightPtr, access: gimso_shadow::Access) -> ObjRef {
+    access_parts(p, access.size, access.align, access.write)
+}
+
+/// [`access`] with the access in registers: an `Access` is 24 bytes, which
+/// Rust passes through memory, and the caller's fast path would store it
+/// before every check.
 #[cold]
 #[inline(never)]
-pub fn access(p: FlightPtr, access: gimso_shadow::Access) -> ObjRef {
+fn access_parts(p: FlightPtr, size: usize, align: usize, write: bool) -> ObjRef {
+    let access = gimso_shadow::Access { size, align, write };
     gimso_shadow::check::access_failed(p, access, caller_location())
 }
 
