@@ -446,7 +446,6 @@ fn format_plain(fmt: &[u8], src: &mut impl ArgSource) -> Option<Vec<u8>> {
         };
     }
     let mut out = Vec::with_capacity(fmt.len() + 32);
-    let mut digits = [0; 20];
     let mut i = 0;
     loop {
         let start = i;
@@ -459,12 +458,9 @@ fn format_plain(fmt: &[u8], src: &mut impl ArgSource) -> Option<Vec<u8>> {
         }
         let (wide, conv, next) = plain_conversion(fmt, i)?;
         i = next;
-        let (negative, magnitude) = match (conv, wide) {
-            (b'%', _) => {
-                out.push(b'%');
-                continue;
-            }
-            (b's', _) => {
+        match conv {
+            b'%' => out.push(b'%'),
+            b's' => {
                 let p = src.ptr();
                 if p.intval == 0 {
                     out.extend_from_slice(b"(null)");
@@ -473,23 +469,9 @@ fn format_plain(fmt: &[u8], src: &mut impl ArgSource) -> Option<Vec<u8>> {
                     // SAFETY: c_strlen checked n bytes at p.
                     out.extend_from_slice(unsafe { mem::bytes(p, n) });
                 }
-                continue;
             }
-            (b'u', false) => (false, u64::from(src.word() as u32)),
-            (b'u', true) => (false, src.word()),
-            (_, false) => {
-                let v = src.word() as u32 as i32;
-                (v < 0, i64::from(v).unsigned_abs())
-            }
-            (_, true) => {
-                let v = src.word() as i64;
-                (v < 0, v.unsigned_abs())
-            }
-        };
-        if negative {
-            out.push(b'-');
+            _ => integer(conv, wide, src.word(), &mut out),
         }
-        out.extend_from_slice(decimal(magnitude, &mut digits));
     }
 }
 
@@ -735,25 +717,39 @@ fn plain(conv: u8, length: &[u8], value: CValue, out: &mut Vec<u8>) -> bool {
     if !(int_length && (conv != b's' || length.is_empty())) {
         return false;
     }
-    let (negative, magnitude) = match (conv, value) {
-        (b'd' | b'i', CValue::Int(v)) => (v < 0, i64::from(v).unsigned_abs()),
-        (b'd' | b'i', CValue::Long(v)) => (v < 0, v.unsigned_abs()),
-        (b'u', CValue::Int(v)) => (false, u64::from(v as u32)),
-        (b'u', CValue::Long(v)) => (false, v as u64),
+    match (conv, value) {
+        (b'd' | b'i' | b'u', CValue::Int(v)) => integer(conv, false, v as u32 as u64, out),
+        (b'd' | b'i' | b'u', CValue::Long(v)) => integer(conv, true, v as u64, out),
         (b's', CValue::Ptr(p)) if !p.is_null() => {
             // SAFETY: a `%s` argument reaching here is the NUL-terminated
             // private copy `convert` made in `scratch`.
             let s = unsafe { core::ffi::CStr::from_ptr(p.cast()) };
             out.extend_from_slice(s.to_bytes());
-            return true;
         }
         _ => return false,
+    }
+    true
+}
+
+/// Appends `%d`/`%i` (signed) or `%u` of an argument slot `word`: its low
+/// four bytes, or all eight when `wide`.
+fn integer(conv: u8, wide: bool, word: u64, out: &mut Vec<u8>) {
+    let (negative, magnitude) = match (conv, wide) {
+        (b'u', false) => (false, u64::from(word as u32)),
+        (b'u', true) => (false, word),
+        (_, false) => {
+            let v = word as u32 as i32;
+            (v < 0, i64::from(v).unsigned_abs())
+        }
+        (_, true) => {
+            let v = word as i64;
+            (v < 0, v.unsigned_abs())
+        }
     };
     if negative {
         out.push(b'-');
     }
     out.extend_from_slice(decimal(magnitude, &mut [0; 20]));
-    true
 }
 
 /// The `wchar_t` string at `p` (checked up to and including its NUL).
