@@ -1,5 +1,5 @@
 //! `malloc` and friends on the collected heap. Objects are zeroed, bounds
-//! are the requested size rounded up to 8, and `free` only marks the
+//! are exactly the requested size, and `free` only marks the
 //! object freed (the collector reclaims it when nothing refers to it).
 
 use gimso_abi::{FlightPtr, MAX_ALIGN, MAX_OBJECT_SIZE, MIN_ALIGN};

@@ -221,7 +221,7 @@ pub fn alloc(size: usize, align: usize, flags: u64) -> FlightPtr {
 /// A fresh object holding `data` followed by a NUL; read-only if asked.
 pub fn alloc_c_string(data: &[u8], readonly: bool) -> FlightPtr {
     let p = alloc(data.len() + 1, 16, 0);
-    // SAFETY: the object is fresh, data.len() + 1 bytes long (rounded up).
+    // SAFETY: the object is fresh and data.len() + 1 bytes long.
     unsafe {
         core::ptr::copy_nonoverlapping(data.as_ptr(), p.intval as *mut u8, data.len());
     }

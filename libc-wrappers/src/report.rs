@@ -9,10 +9,14 @@ use gimso_shadow::report::{Operation, SafetyError, report_detail};
 /// The source location of the compiled code that called the innermost
 /// wrapper on this thread's stack, from the debug information of its
 /// frame (ABI v1 passes wrappers no location). Only for reports: it
-/// captures a backtrace and leaks the strings it returns.
+/// captures a backtrace and leaks the strings it returns; unknown when
+/// reports must not symbolise ([`gimso_shadow::report::symbolise`]).
 #[cold]
 #[inline(never)]
 pub fn caller_location() -> &'static SourceLocation {
+    if !gimso_shadow::report::symbolise() {
+        return &SourceLocation::UNKNOWN;
+    }
     let bt = std::backtrace::Backtrace::force_capture().to_string();
     let mut frames: Vec<(String, Option<String>)> = Vec::new();
     for line in bt.lines() {

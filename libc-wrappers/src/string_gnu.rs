@@ -1,7 +1,7 @@
 //! POSIX and GNU additions to `<string.h>`: `strtok_r`, `strsep`,
 //! `memrchr`, `strchrnul`, `strcasestr`, `memmem`, `strerror_r` (GNU and
 //! XSI), `strsignal`, `strcoll`, `strxfrm`, `rawmemchr`, `stpncpy`,
-//! `strverscmp` and the BSD `index`, `rindex`, `bzero`, `bcopy`. Results
+//! `strverscmp`, `memccpy` and the BSD `index`, `rindex`, `bzero`, `bcopy`. Results
 //! pointing into an argument keep that argument's capability.
 
 use gimso_abi::FlightPtr;
@@ -237,6 +237,28 @@ wrapper! {
         let len = mem::c_strnlen(src, n);
         crate::string::strncpy::call(dst, src, n);
         dst.offset(len as isize)
+    }
+}
+
+wrapper! {
+    /// `void *memccpy(void *dst, const void *src, int c, size_t n)`: copies
+    /// `src` up to and including the first byte `c` among its first `n`,
+    /// and returns the byte after it in `dst` (NULL when no byte matched
+    /// and all `n` were copied). The copy stops at the match, so only the
+    /// bytes up to it must be readable and writable.
+    fn memccpy(dst: FlightPtr, src: FlightPtr, c: i32, n: usize) -> FlightPtr {
+        let found = crate::string::memchr::call(src, c, n);
+        let copied = if found.intval == 0 {
+            n
+        } else {
+            found.intval - src.intval + 1
+        };
+        mem::memmove(dst, src, copied);
+        if found.intval == 0 {
+            FlightPtr::NULL
+        } else {
+            dst.offset(copied as isize)
+        }
     }
 }
 

@@ -466,7 +466,7 @@ fn run(name: &str) {
             );
         }
         "create_bad_out" => {
-            // Payloads are rounded up to 8 bytes: 4 bytes left here.
+            // 4 bytes left here.
             let out = buf(8).offset(4);
             invoke(
                 pthread_create::entry,

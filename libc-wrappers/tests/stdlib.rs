@@ -270,14 +270,14 @@ fn run(name: &str) {
             );
         }
         "qsort_past_the_array" => {
-            // Three ints: bounds are 16 bytes (12 rounded up), so 4 fit.
+            // Three ints: 12 bytes, so the fourth is past the array.
             invoke(
                 qsort::entry,
-                &[A::P(a), A::I(4), A::I(4), A::P(CMP_INTS.pointer())],
+                &[A::P(a), A::I(3), A::I(4), A::P(CMP_INTS.pointer())],
             );
             invoke(
                 qsort::entry,
-                &[A::P(a), A::I(5), A::I(4), A::P(CMP_INTS.pointer())],
+                &[A::P(a), A::I(4), A::I(4), A::P(CMP_INTS.pointer())],
             );
         }
         "strtol_unterminated" => {

@@ -69,7 +69,7 @@ use inkwell::llvm_sys::core::{
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use inkwell::llvm_sys::target::{
     LLVMABISizeOfType, LLVMCreateTargetData, LLVMDisposeTargetData, LLVMOffsetOfElement,
-    LLVMTargetDataRef,
+    LLVMStoreSizeOfType, LLVMTargetDataRef,
 };
 use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMOpcode};
 use inkwell::module::Module;
@@ -346,7 +346,8 @@ impl Layout {
         if !word && has_pointer(any) {
             return Err("an aggregate with pointers is loaded or stored whole");
         }
-        let bytes = self.size(ty);
+        // SAFETY: as above.
+        let bytes = unsafe { LLVMStoreSizeOfType(self.td, ty) };
         match offset.checked_add(bytes) {
             Some(end) if end <= size => Ok(word),
             _ => Err("an access may fall outside it"),

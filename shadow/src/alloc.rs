@@ -12,8 +12,13 @@ use gimso_heap::{LocalHeap, fatal_oom};
 use crate::object::ObjRef;
 use crate::zero;
 
-/// Rounds a requested payload size up to whole words, as the bounds of every
-/// object are.
+/// Rounds a requested payload size up to whole words: the bytes an object's
+/// slot gives its payload, and so the place of its inline shadow words.
+///
+/// The object's bounds are the size asked for, not this: `upper` is exactly
+/// `lower + size`, so the first byte past the request is out of bounds. The
+/// last partial word still has a shadow word, which stays null: a pointer
+/// store needs its whole 8 bytes in bounds.
 #[inline(always)]
 pub fn payload_size(size: usize) -> usize {
     (size + WORD_SIZE - 1) & !(WORD_SIZE - 1)
@@ -75,14 +80,14 @@ fn alloc_with_shadow_up_to(
             aux_with_delta(flags | epoch_bits(epoch), payload as isize),
             Ordering::Relaxed,
         );
-        header.upper.store(lower + payload, Ordering::Release);
+        header.upper.store(lower + size, Ordering::Release);
         // SAFETY: the header was just written.
         return unsafe { ObjRef::from_lower(lower) };
     }
     let (lower, zeroed) = place(local, payload, align, flags);
     // SAFETY: `place` wrote a fresh header below `lower`.
     let obj = unsafe { ObjRef::from_lower(lower) };
-    obj.header().upper.store(lower + payload, Ordering::Release);
+    obj.header().upper.store(lower + size, Ordering::Release);
     if !zeroed {
         // Larger than the zero region: real shadow words before compiled
         // code can read through the aux word.

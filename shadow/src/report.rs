@@ -255,8 +255,24 @@ pub fn describe_location(loc: &SourceLocation) -> String {
 /// Frames printed at most.
 const MAX_FRAMES: usize = 32;
 
-/// Appends a symbolised backtrace without the reporting machinery's frames.
+/// Whether reports may symbolise the stack (`GIMSO_BACKTRACE` is not `0`).
+///
+/// Symbolising reads the executable's debug information, the bulk of a
+/// report's cost (about a tenth of a second), which matters to a harness
+/// that provokes thousands of reports. Without it a report from compiled
+/// code still names its line (compiled in), one from a C library wrapper
+/// names none, and neither has a backtrace.
+pub fn symbolise() -> bool {
+    std::env::var_os("GIMSO_BACKTRACE").is_none_or(|v| v != "0")
+}
+
+/// Appends a symbolised backtrace without the reporting machinery's frames
+/// (nothing but a note when [`symbolise`] says no).
 fn append_backtrace(s: &mut String) {
+    if !symbolise() {
+        s.push_str("  (not shown: GIMSO_BACKTRACE=0)\n");
+        return;
+    }
     let bt = std::backtrace::Backtrace::force_capture().to_string();
     let mut frames: Vec<Vec<&str>> = Vec::new();
     for line in bt.lines() {

@@ -1,4 +1,5 @@
-//! Over-aligned objects, bounds of every size, and address → object lookup.
+//! Over-aligned objects, exact bounds of every size, and address → object
+//! lookup.
 
 mod common;
 
@@ -7,7 +8,7 @@ use gimso_shadow::lookup::object_containing;
 use gimso_shadow::{ObjRef, alloc_object};
 
 #[test]
-fn bounds_are_size_rounded_to_words() {
+fn bounds_are_exactly_the_size_asked_for() {
     let mut l = local();
     for size in [
         0usize,
@@ -27,11 +28,7 @@ fn bounds_are_size_rounded_to_words() {
     ] {
         let obj = alloc_object(&mut l, size, 16, 0);
         assert_eq!(obj.lower() % 16, 0);
-        assert_eq!(
-            obj.upper() - obj.lower(),
-            size.div_ceil(8) * 8,
-            "size {size}"
-        );
+        assert_eq!(obj.upper() - obj.lower(), size, "size {size}");
         // SAFETY: fresh object of at least `size` bytes.
         let bytes = unsafe { std::slice::from_raw_parts(obj.lower() as *const u8, size) };
         assert!(

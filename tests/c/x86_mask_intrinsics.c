@@ -6,7 +6,7 @@
  * | maskload 1 0 3 0 sum 4
  * | maskstore 9 2 9 4
  * | maskmov 7 1 7 1 7
- * | tail 6 0
+ * | tail 1 6
  */
 /* x86 masked loads and stores (AVX vmaskmov/vpmaskmov, SSE2 maskmovdqu):
  * lanes whose mask sign bit is set are checked; disabled lanes past the
@@ -35,13 +35,13 @@ int main(void) {
     _mm_maskmoveu_si128(_mm_set1_epi8(7), bytes, b);
     printf("maskmov %d %d %d %d %d\n", b[0], b[1], b[2], b[3], b[4]);
 
-    /* An eight-byte object (malloc rounds 5 up to 8): byte 6 is inside. */
-    __m128i tail = _mm_setr_epi8(0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    /* Byte 4 is the object's last. */
+    __m128i tail = _mm_setr_epi8(0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     _mm_maskmoveu_si128(_mm_set1_epi8(6), tail, b);
-    printf("tail %d %d\n", b[6], b[7]);
+    printf("tail %d %d\n", b[3], b[4]);
 
-    /* Byte 9 is past the object. */
-    __m128i past = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0);
+    /* Byte 5 is past the object. */
+    __m128i past = _mm_setr_epi8(0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     _mm_maskmoveu_si128(_mm_set1_epi8(5), past, b);
     return 0;
 }

@@ -354,22 +354,48 @@ impl ModTx<'_, '_> {
                     cap: Some(self.ll.zero(ty)),
                 })
             }
+            LLVMOpcode::LLVMSelect => {
+                // `&a[1] == &b ? x : y`, folded by the optimiser: each arm
+                // keeps its own capability.
+                let cond = operand(self, 0)?.int;
+                let (a, b) = (operand(self, 1)?, operand(self, 2)?);
+                let ll = &self.ll;
+                let pick = |x: V, y: V| {
+                    // SAFETY: constants of this context; the arms have the
+                    // original expression's type, the condition is `i1` (or
+                    // a vector of them) as it was.
+                    unsafe { inkwell::llvm_sys::core::LLVMConstSelect(cond, x, y) }
+                };
+                let cap = match (a.cap, b.cap) {
+                    (None, None) => None,
+                    (x, y) => {
+                        let zero = ll.zero(ty);
+                        Some(pick(x.unwrap_or(zero), y.unwrap_or(zero)))
+                    }
+                };
+                Ok(Tx {
+                    int: pick(a.int, b.int),
+                    cap,
+                })
+            }
             _ => self.rebuild_int_const_expr(c, ty),
         }
     }
 
     /// Integer constant expressions over pointers (`sub (ptrtoint @a,
-    /// ptrtoint @b)`, `and (ptrtoint @a, 63)`, `icmp`, `trunc`, ...):
-    /// rebuilt with translated operands.
+    /// ptrtoint @b)`, `and (ptrtoint @a, 63)`, `icmp`, `trunc`, ...), and
+    /// an address converted to floating point (`(double)(uintptr_t)&a`, and
+    /// `fcmp` of it): rebuilt with translated operands.
     fn rebuild_int_const_expr(&mut self, c: V, ty: T) -> Result<Tx, String> {
         use inkwell::llvm_sys::core::*;
-        if self.ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind {
+        let op = self.ll.const_opcode(c);
+        let to_float = matches!(op, LLVMOpcode::LLVMSIToFP | LLVMOpcode::LLVMUIToFP);
+        if self.ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind && !to_float {
             return Err(format!(
                 "constant expression `{:?}` over globals",
                 self.ll.const_opcode(c)
             ));
         }
-        let op = self.ll.const_opcode(c);
         let a = self.tx_const(self.ll.operand(c, 0))?.int;
         let b = if self.ll.num_operands(c) > 1 {
             Some(self.tx_const(self.ll.operand(c, 1))?.int)
@@ -392,9 +418,12 @@ impl ModTx<'_, '_> {
                 // Addresses compared as the program sees them (`&x == &y`,
                 // an alignment test folded to `icmp`).
                 (LLVMOpcode::LLVMICmp, Some(b)) => LLVMConstICmp(LLVMGetICmpPredicate(c), a, b),
+                (LLVMOpcode::LLVMFCmp, Some(b)) => LLVMConstFCmp(LLVMGetFCmpPredicate(c), a, b),
                 (LLVMOpcode::LLVMTrunc, None) => LLVMConstTrunc(a, ty),
                 (LLVMOpcode::LLVMZExt, None) => LLVMConstZExt(a, ty),
                 (LLVMOpcode::LLVMSExt, None) => LLVMConstSExt(a, ty),
+                (LLVMOpcode::LLVMSIToFP, None) => LLVMConstSIToFP(a, ty),
+                (LLVMOpcode::LLVMUIToFP, None) => LLVMConstUIToFP(a, ty),
                 _ => {
                     return Err(format!("constant expression `{op:?}` over globals"));
                 }

@@ -887,17 +887,17 @@ impl FnTx<'_, '_, '_> {
         self.set(a, t);
     }
 
-    /// Makes `storage` an object of `size` bytes: the payload and its
-    /// inline shadow zeroed, the header naming the payload's bounds and
-    /// its shadow (as the runtime's small objects do) and flagging it a
-    /// stack object (`free` refuses it). Returns its `lower`. The
-    /// collector takes the capability for a non-heap one and finds the
-    /// heap objects the shadow refers to with the stack scan.
+    /// Makes `storage` an object of `size` bytes: the payload (whole
+    /// words) and its inline shadow zeroed, the header naming the exact
+    /// bounds and the shadow (as the runtime's small objects do) and
+    /// flagging it a stack object (`free` refuses it). Returns its
+    /// `lower`. The collector takes the capability for a non-heap one and
+    /// finds the heap objects the shadow refers to with the stack scan.
     fn init_frame_object(&mut self, storage: V, size: u64) -> V {
         let ll = &self.m.ll;
-        let payload = size.div_ceil(8) * 8;
+        let payload = super::globals::shadow_distance(size);
         let lower = ll.gep_i8c(storage, HEADER_SIZE as u64);
-        let upper = ll.gep_i8c(storage, HEADER_SIZE as u64 + payload);
+        let upper = ll.gep_i8c(storage, HEADER_SIZE as u64 + size);
         ll.memset(lower, ll.const_int(ll.i8(), 0), ll.i64c(2 * payload), 16);
         ll.store(ll.ptrtoint(upper, ll.i64()), storage, 16);
         // The shadow is inline, right after the payload.
@@ -2413,12 +2413,11 @@ impl FnTx<'_, '_, '_> {
         self.set(inst, t);
     }
 
-    /// Records that `cap` is a stack object of `bytes` requested bytes:
-    /// its payload is that rounded up to whole words, as the runtime
-    /// allocates every object.
+    /// Records that `cap` is a stack object of `bytes` requested bytes,
+    /// its exact bounds.
     fn note_stack_object(&mut self, cap: Option<V>, bytes: u64) {
-        if let (Some(cap), Some(size)) = (cap, bytes.checked_next_multiple_of(8)) {
-            self.sized_caps.insert(cap, size);
+        if let Some(cap) = cap {
+            self.sized_caps.insert(cap, bytes);
         }
     }
 
@@ -2558,7 +2557,7 @@ impl FnTx<'_, '_, '_> {
         let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
         let volatile = ll.is_volatile(inst);
         let ir_align = ll.alignment(inst);
-        let size = ll.size_of(ty);
+        let size = ll.store_size_of(ty);
         let mut align = required_align(ll, ty, ir_align);
         if atomic {
             align = align.max(u64::from(ir_align));
@@ -2665,7 +2664,7 @@ impl FnTx<'_, '_, '_> {
         let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
         let volatile = ll.is_volatile(inst);
         let ir_align = ll.alignment(inst);
-        let size = ll.size_of(ty);
+        let size = ll.store_size_of(ty);
         let mut align = required_align(ll, ty, ir_align);
         if atomic {
             align = align.max(u64::from(ir_align));
@@ -2804,7 +2803,7 @@ impl FnTx<'_, '_, '_> {
             ll.operand(inst, 2),
         );
         let ty = ll.type_of(eo);
-        let size = ll.size_of(ty);
+        let size = ll.store_size_of(ty);
         let weak = ll.cmpxchg_weak(inst);
         let p = self.tx(po);
         let e = self.tx(eo);
@@ -2861,7 +2860,7 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let (po, vo) = (ll.operand(inst, 0), ll.operand(inst, 1));
         let ty = ll.type_of(vo);
-        let size = ll.size_of(ty);
+        let size = ll.store_size_of(ty);
         let p = self.tx(po);
         let v = self.tx(vo);
         self.check(p, size, size.max(1), true);

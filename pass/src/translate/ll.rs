@@ -23,7 +23,7 @@ use inkwell::llvm_sys::prelude::{
 };
 use inkwell::llvm_sys::target::{
     LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMCreateTargetData, LLVMDisposeTargetData,
-    LLVMOffsetOfElement, LLVMTargetDataRef,
+    LLVMOffsetOfElement, LLVMStoreSizeOfType, LLVMTargetDataRef,
 };
 use inkwell::llvm_sys::{
     LLVMAtomicOrdering, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTypeKind,
@@ -190,6 +190,13 @@ impl Ll {
     pub fn size_of(&self, ty: T) -> u64 {
         // SAFETY: `ty` is a sized type of this module's context.
         unsafe { LLVMABISizeOfType(self.td, ty) }
+    }
+    /// The bytes a load or store of `ty` touches: [`Ll::size_of`] without
+    /// the padding to the type's alignment (an `i24` is 3 bytes, an `i104`
+    /// 13, an `x86_fp80` 10), which the access must not be checked for.
+    pub fn store_size_of(&self, ty: T) -> u64 {
+        // SAFETY: `ty` is a sized type of this module's context.
+        unsafe { LLVMStoreSizeOfType(self.td, ty) }
     }
     pub fn align_of(&self, ty: T) -> u64 {
         // SAFETY: as above.

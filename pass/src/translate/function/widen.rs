@@ -153,7 +153,7 @@ pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
             };
             if let Some((p, ty, write)) = access {
                 let (root, off) = root_of(ll, p);
-                let size = ll.size_of(ty);
+                let size = ll.store_size_of(ty);
                 let align = required_align(ll, ty, ll.alignment(inst));
                 stretch.push((
                     root,
