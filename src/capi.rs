@@ -262,7 +262,9 @@ pub unsafe extern "C" fn gimso_pollcheck_slow(thread: *const ThreadAbi) {
     // runtime (where a handler could find a lock held).
     if t.state().load(core::sync::atomic::Ordering::Acquire) & gimso_abi::THREAD_REQUEST_SIGNAL != 0
     {
-        gimso_libc_wrappers::signal::deliver_pending();
+        // SAFETY: called from compiled code's pollcheck; `poll_slow` has
+        // returned, and this frame holds nothing but `t`.
+        unsafe { gimso_libc_wrappers::signal::deliver_pending_leavable() };
     }
 }
 

@@ -12,6 +12,8 @@
 use gimso_abi::{CC_INLINE_BYTES, EntryFn, FlightPtr, ThreadAbi, cc_place};
 use gimso_shadow::function::classify_call;
 
+use gimso_unwind::frames::BarrierKind;
+
 use crate::report;
 
 /// An argument passed to compiled code.
@@ -80,8 +82,23 @@ impl Callee {
     }
 
     /// Calls with `args`; `expect` bytes of return value are required.
-    /// `what` names the call in reports ("qsort comparator", ...).
+    /// `what` names the call in reports ("qsort comparator", ...). Neither
+    /// an exception nor a `longjmp` may leave the callee.
     pub fn call(self, args: &[CcArg], expect: u64, what: &str) -> CcReturn {
+        self.call_behind(BarrierKind::Closed, args, expect, what)
+    }
+
+    /// [`Callee::call`] for a callee a `longjmp` may leave (a signal
+    /// handler).
+    ///
+    /// # Safety
+    /// No frame of the caller's, up to the compiled code it returns to,
+    /// holds anything that must be dropped or released after the call.
+    pub unsafe fn call_leavable(self, args: &[CcArg], expect: u64, what: &str) -> CcReturn {
+        self.call_behind(BarrierKind::LeavableByJump, args, expect, what)
+    }
+
+    fn call_behind(self, kind: BarrierKind, args: &[CcArg], expect: u64, what: &str) -> CcReturn {
         let thread = gimso_gc::current().abi_ptr().cast_mut();
         // SAFETY: `thread` is the calling thread's ABI struct, which only
         // this thread touches while entered.
@@ -90,7 +107,7 @@ impl Callee {
         // the CC buffers of the calling thread as ABI v1 lays them out. The
         // barrier keeps exceptions from being caught beyond this call.
         let result = unsafe {
-            gimso_unwind::frames::with_barrier(thread, || {
+            gimso_unwind::frames::with_barrier(thread, kind, || {
                 (self.entry)(thread, self.lower, arg_bytes)
             })
         };

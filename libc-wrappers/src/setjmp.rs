@@ -112,7 +112,7 @@ fn jump(env: FlightPtr, val: i32, what: &'static str) -> ! {
             found = true;
             break;
         }
-        crossed_barrier |= f.is_barrier();
+        crossed_barrier |= f.stops_jumps();
     }
     if !found {
         report::pointer_error(SafetyError::LongjmpDeadFrame, env, what);
@@ -124,6 +124,8 @@ fn jump(env: FlightPtr, val: i32, what: &'static str) -> ! {
         ));
     }
     gimso_unwind::engine::abandon_all();
+    // A signal handler left by this jump skipped the rest of its delivery.
+    crate::signal::rearm();
     // SAFETY: the record is live (found above): the frames inside it are
     // left by the jump, so their records are unlinked first. The native
     // buffer lives in that frame; glibc's longjmp restores its registers.

@@ -18,6 +18,8 @@ use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use gimso_abi::{FlightPtr, THREAD_REQUEST_SIGNAL};
 use parking_lot::Mutex;
 
+use gimso_unwind::frames::BarrierKind;
+
 use crate::call::{Callee, CcArg};
 use crate::{errno, mem, wrapper};
 
@@ -66,25 +68,55 @@ extern "C" fn on_signal(sig: c_int) {
 
 /// Runs the compiled handlers of every pending signal. Called at
 /// safepoints of compiled code and by wrappers that return to it.
+///
+/// A `longjmp` out of a handler run here is refused (the caller may hold
+/// something it must release); [`deliver_pending_leavable`] allows it.
 pub fn deliver_pending() {
+    deliver_all(BarrierKind::Closed);
+}
+
+/// [`deliver_pending`] where a handler may leave with `longjmp` or
+/// `siglongjmp`, as POSIX allows: the signals still pending then stay
+/// pending for the next safepoint.
+///
+/// # Safety
+/// No frame between the caller and the compiled code it returns to holds
+/// anything that must be dropped or released (a lock guard, a buffer): a
+/// jump leaves them without returning.
+pub unsafe fn deliver_pending_leavable() {
+    deliver_all(BarrierKind::LeavableByJump);
+}
+
+/// Asks the calling thread for a safepoint if a signal is still pending:
+/// a handler that left with a jump skipped the rest of its delivery.
+pub fn rearm() {
+    if PENDING.load(Ordering::SeqCst) != 0 {
+        if let Some(t) = gimso_gc::thread::current_if_attached() {
+            t.state().fetch_or(THREAD_REQUEST_SIGNAL, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Delivers the pending signals one at a time, lowest number first, each
+/// taken off the pending set just before its handler runs.
+fn deliver_all(kind: BarrierKind) {
     if let Some(t) = gimso_gc::thread::current_if_attached() {
         t.state()
             .fetch_and(!THREAD_REQUEST_SIGNAL, Ordering::SeqCst);
     }
     loop {
-        let bits = PENDING.swap(0, Ordering::SeqCst);
+        let bits = PENDING.load(Ordering::SeqCst);
         if bits == 0 {
             return;
         }
-        for sig in 1..=MAX_SIGNAL {
-            if bits & (1 << sig) != 0 {
-                deliver(sig as c_int);
-            }
+        let lowest = bits & bits.wrapping_neg();
+        if PENDING.fetch_and(!lowest, Ordering::SeqCst) & lowest != 0 {
+            deliver(lowest.trailing_zeros() as c_int, kind);
         }
     }
 }
 
-fn deliver(sig: c_int) {
+fn deliver(sig: c_int, kind: BarrierKind) {
     let installed = HANDLERS.lock()[sig as usize];
     let Some(h) = installed else { return };
     if h.handler.lower == 0 {
@@ -112,20 +144,35 @@ fn deliver(sig: c_int) {
         // A zeroed siginfo with the signal number: what the runtime knows.
         let info = mem::alloc(128, 16, 0);
         mem::write_int(info, &sig.to_ne_bytes());
-        callee.call(
+        call_handler(
+            callee,
+            kind,
             &[
                 CcArg::I32(sig),
                 CcArg::Ptr(info),
                 CcArg::Ptr(FlightPtr::NULL),
             ],
-            0,
-            "a signal handler",
         );
     } else {
-        callee.call(&[CcArg::I32(sig)], 0, "a signal handler");
+        call_handler(callee, kind, &[CcArg::I32(sig)]);
     }
     // SAFETY: restores the mask saved above.
     unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, core::ptr::null_mut()) };
+}
+
+fn call_handler(callee: Callee, kind: BarrierKind, args: &[CcArg]) {
+    match kind {
+        BarrierKind::Closed => {
+            callee.call(args, 0, "a signal handler");
+        }
+        BarrierKind::LeavableByJump => {
+            // SAFETY: `deliver_pending_leavable`'s caller vouches for the
+            // frames up to compiled code; `deliver` and `deliver_all` hold
+            // plain values only (masks, signal bits, the callee), and the
+            // handler table's lock is released before the call.
+            unsafe { callee.call_leavable(args, 0, "a signal handler") };
+        }
+    }
 }
 
 /// Installs the native disposition for `sig`.
@@ -295,7 +342,8 @@ wrapper! {
         if r != 0 {
             errno::sync_from_libc();
         }
-        deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { deliver_pending_leavable() };
         r
     }
 }
@@ -308,7 +356,8 @@ wrapper! {
         if r != 0 {
             errno::sync_from_libc();
         }
-        deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { deliver_pending_leavable() };
         r
     }
 }
@@ -327,7 +376,8 @@ wrapper! {
         // SAFETY: pause has no preconditions.
         gimso_gc::exited(|| unsafe { libc::pause() });
         errno::set(libc::EINTR);
-        deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { deliver_pending_leavable() };
         -1
     }
 }
@@ -352,7 +402,8 @@ fn mask(how: i32, set: FlightPtr, old: FlightPtr) -> i32 {
         write_set(old, &previous);
     }
     // Unblocking may have let pending signals in.
-    deliver_pending();
+    // SAFETY: this wrapper's frame holds plain values only.
+    unsafe { deliver_pending_leavable() };
     0
 }
 
@@ -377,7 +428,8 @@ wrapper! {
         // SAFETY: a local set.
         gimso_gc::exited(|| unsafe { libc::sigsuspend(&s) });
         errno::set(libc::EINTR);
-        deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { deliver_pending_leavable() };
         -1
     }
 }

@@ -71,7 +71,8 @@ wrapper! {
     fn sleep(s: u32) -> u32 {
         // SAFETY: sleep has no preconditions.
         let left = gimso_gc::exited(|| unsafe { libc::sleep(s) });
-        crate::signal::deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { crate::signal::deliver_pending_leavable() };
         left
     }
 }
@@ -84,7 +85,8 @@ wrapper! {
         if r != 0 {
             errno::sync_from_libc();
         }
-        crate::signal::deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { crate::signal::deliver_pending_leavable() };
         r
     }
 }

@@ -613,7 +613,8 @@ wrapper! {
     fn killpg(pgrp: i32, sig: i32) -> i32 {
         // SAFETY: no memory preconditions.
         let r = sys32(|| unsafe { libc::killpg(pgrp, sig) });
-        crate::signal::deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { crate::signal::deliver_pending_leavable() };
         r
     }
 }

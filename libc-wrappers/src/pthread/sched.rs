@@ -38,7 +38,8 @@ wrapper! {
                 write_timespec(rem, &left);
             }
         }
-        crate::signal::deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { crate::signal::deliver_pending_leavable() };
         r
     }
 }
@@ -58,7 +59,8 @@ wrapper! {
         if r == libc::EINTR && flags & libc::TIMER_ABSTIME == 0 && rem.intval != 0 {
             write_timespec(rem, &left);
         }
-        crate::signal::deliver_pending();
+        // SAFETY: this wrapper's frame holds plain values only.
+        unsafe { crate::signal::deliver_pending_leavable() };
         r
     }
 }
