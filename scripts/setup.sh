@@ -8,6 +8,13 @@ if ! command -v clang-16 >/dev/null 2>&1 || [ ! -x /usr/lib/llvm-16/bin/llvm-con
     apt-get update -qq
     apt-get install -y -qq clang-16 llvm-16-dev >/dev/null
 fi
+# Random test programs for the differential test against clang.
+if ! command -v csmith >/dev/null 2>&1 || [ ! -f /usr/include/csmith/csmith.h ]; then
+    echo "setup: installing csmith libcsmith-dev" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq csmith libcsmith-dev >/dev/null 2>&1 \
+        || { apt-get update -qq && apt-get install -y -qq csmith libcsmith-dev >/dev/null; }
+fi
 # Optional: gimso-cc links faster with lld (it falls back to gold or BFD).
 if ! command -v ld.lld-16 >/dev/null 2>&1; then
     echo "setup: installing lld-16 (optional)" >&2

@@ -585,8 +585,9 @@ fn can_be_frame(alloca: InstructionValue<'_>, size: u64) -> bool {
 
 /// Whether every use of `value` (the alloca or an address derived from it)
 /// keeps its capability from outliving the call it is passed to: accesses
-/// (as the address), address arithmetic, memory intrinsics, lifetime and
-/// `va_*` markers, and direct calls whose parameter is `nocapture`.
+/// (as the address), address arithmetic (a bounds guard's launder
+/// included, [`crate::guards`]), memory intrinsics, lifetime and `va_*`
+/// markers, and direct calls whose parameter is `nocapture`.
 /// `depth` bounds the walk through chains of address arithmetic.
 fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
     if depth > 16 {
@@ -606,6 +607,9 @@ fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
                 }
                 LLVMOpcode::LLVMGetElementPtr => {
                     LLVMGetOperand(user, 0) == value && frame_uses_ok(user, depth + 1)
+                }
+                LLVMOpcode::LLVMCall if crate::guards::is_launder(user, value) => {
+                    frame_uses_ok(user, depth + 1)
                 }
                 LLVMOpcode::LLVMCall => nocapture_argument(user, value),
                 _ => false,

@@ -30,6 +30,7 @@ pub mod driver;
 pub mod escape;
 pub mod failure_paths;
 pub mod fault_map;
+pub mod guards;
 mod int_words;
 pub mod intrinsics;
 pub mod inttoptr;

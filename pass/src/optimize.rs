@@ -116,11 +116,13 @@ fn strip_call_site(call: inkwell::llvm_sys::prelude::LLVMValueRef, kinds: &[u32]
 }
 
 /// Runs LLVM's `default<O{level}>` pipeline (`level` 0 does nothing; `s`
-/// and `z` map to `Os`/`Oz`).
+/// and `z` map to `Os`/`Oz`; `mem2reg` is `-O0`'s promotion of allocas,
+/// `promote` mem2reg alone after inlining `always_inline` functions).
 pub fn optimize(module: &Module<'_>, level: &str) -> Result<(), String> {
     let passes = match level {
         "0" | "" => return Ok(()),
         "mem2reg" => "function(sroa,mem2reg)",
+        "promote" => "always-inline,function(mem2reg)",
         "1" => "default<O1>",
         "s" => "default<Os>",
         "z" => "default<Oz>",
@@ -150,12 +152,18 @@ pub fn optimize(module: &Module<'_>, level: &str) -> Result<(), String> {
 }
 
 /// Everything between clang's unoptimised IR and the pass: promises
-/// stripped, C11 pointer atomics restored ([`crate::atomic_ptr`]), then the
-/// optimiser at `level` (`-O0` still promotes allocas to SSA values, so
-/// pointer/integer round trips behave as at `-O2`).
+/// stripped, C11 pointer atomics restored ([`crate::atomic_ptr`]), bounds
+/// guards placed ([`crate::guards`]), then the optimiser at `level` (`-O0`
+/// still promotes allocas to SSA values, so pointer/integer round trips
+/// behave as at `-O2`).
 pub fn front_half(module: &Module<'_>, level: &str) -> Result<(), String> {
     strip_promises(module);
     crate::atomic_ptr::rewrite(module);
+    // `always_inline` functions inlined and scalars promoted first (neither
+    // splits an array or deletes an access of one), so the guards see the
+    // object an inlined helper's parameter or a pointer variable holds.
+    optimize(module, "promote")?;
+    crate::guards::insert(module);
     let level = if level == "0" { "mem2reg" } else { level };
     optimize(module, level)
 }

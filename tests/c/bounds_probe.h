@@ -155,20 +155,15 @@ static void probe(const char *kind, void (*body)(size_t, int), size_t n, int op)
            status, report);
 }
 
-/* Probes every operation in `ops` (a bit mask) for sizes first..64 of
- * `kind` and prints "<kind>: <good>/<total>". */
-static void probe_sizes_from(size_t first, const char *kind, void (*body)(size_t, int),
-                             unsigned ops) {
+/* Probes every operation in `ops` (a bit mask) for sizes 1..64 of `kind`
+ * and prints "<kind>: <good>/<total>". */
+static void probe_sizes(const char *kind, void (*body)(size_t, int), unsigned ops) {
     probe_total = probe_good = 0;
-    for (size_t n = first; n <= 64; n++)
+    for (size_t n = 1; n <= 64; n++)
         for (int op = 0; op < OP_COUNT; op++)
             if (ops & (1u << op))
                 probe(kind, body, n, op);
     printf("%s: %d/%d\n", kind, probe_good, probe_total);
-}
-
-static void probe_sizes(const char *kind, void (*body)(size_t, int), unsigned ops) {
-    probe_sizes_from(1, kind, body, ops);
 }
 
 #define ALL_OPS ((1u << OP_COUNT) - 1)
