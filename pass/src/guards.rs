@@ -191,6 +191,83 @@ fn const_int(v: LLVMValueRef) -> Option<i128> {
     }
 }
 
+/// Whether `v` is a constant, or an `alloca` plus constant indices: the
+/// guards use only its root and those constants (an `alloca` is defined in
+/// the entry block, so it is available wherever `v` is read back).
+fn fixed_address(mut v: LLVMValueRef) -> bool {
+    // SAFETY: `v` walks live values; operands are read only of GEPs.
+    unsafe {
+        for _ in 0..16 {
+            if !LLVMIsAConstant(v).is_null() || !LLVMIsAAllocaInst(v).is_null() {
+                return true;
+            }
+            if LLVMIsAGetElementPtrInst(v).is_null() {
+                return false;
+            }
+            let n = LLVMGetNumOperands(v) as u32;
+            if (1..n).any(|k| const_int(LLVMGetOperand(v, k)).is_none()) {
+                return false;
+            }
+            v = LLVMGetOperand(v, 0);
+        }
+        false
+    }
+}
+
+/// The value a `load` reads when it reads a local that only ever holds
+/// that value, a [`fixed_address`] (`char *s = "x";`, or the parameter of
+/// an inlined `always_inline` helper, before allocas are promoted): every
+/// use of the local is a load, a lifetime marker or a store of that value
+/// (or of the null that zero-initialisation stores just before it).
+fn only_value_held(load: LLVMValueRef) -> Option<LLVMValueRef> {
+    // SAFETY: `load` is a live value; the slot's users are live
+    // instructions whose operands are read by their opcodes' positions.
+    unsafe {
+        if LLVMIsALoadInst(load).is_null() || LLVMGetVolatile(load) != 0 {
+            return None;
+        }
+        let slot = LLVMGetOperand(load, 0);
+        if LLVMIsAAllocaInst(slot).is_null() {
+            return None;
+        }
+        let mut held = None;
+        let mut u = LLVMGetFirstUse(slot);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            match LLVMGetInstructionOpcode(user) {
+                LLVMOpcode::LLVMLoad if LLVMGetOperand(user, 0) == slot => {}
+                LLVMOpcode::LLVMStore if LLVMGetOperand(user, 1) == slot => {
+                    let value = LLVMGetOperand(user, 0);
+                    if !fixed_address(value) {
+                        return None;
+                    }
+                    // `-ftrivial-auto-var-init=zero`'s null, overwritten at
+                    // once by the declaration's initialiser.
+                    let next = LLVMGetNextInstruction(user);
+                    let overwritten = LLVMIsNull(value) != 0
+                        && !next.is_null()
+                        && !LLVMIsAStoreInst(next).is_null()
+                        && LLVMGetOperand(next, 1) == slot;
+                    if overwritten {
+                        u = LLVMGetNextUse(u);
+                        continue;
+                    }
+                    if held.is_some_and(|h| h != value) {
+                        return None;
+                    }
+                    held = Some(value);
+                }
+                LLVMOpcode::LLVMCall
+                    if crate::location::value_name(LLVMGetCalledValue(user))
+                        .starts_with("llvm.lifetime.") => {}
+                _ => return None,
+            }
+            u = LLVMGetNextUse(u);
+        }
+        held
+    }
+}
+
 impl Guards {
     fn i64(&self) -> LLVMTypeRef {
         // SAFETY: the module's context.
@@ -455,10 +532,18 @@ impl Guards {
                     let ty = LLVMGlobalGetValueType(v);
                     break (v, self.abi_size(ty), LLVMIsGlobalConstant(v) != 0);
                 }
+                if geps.len() == 16 {
+                    return None;
+                }
+                if let Some(c) = only_value_held(v) {
+                    v = c;
+                    geps.push(core::ptr::null_mut());
+                    continue;
+                }
                 let is_gep = !LLVMIsAGetElementPtrInst(v).is_null()
                     || (!LLVMIsAConstantExpr(v).is_null()
                         && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMGetElementPtr);
-                if !is_gep || geps.len() == 16 {
+                if !is_gep {
                     return None;
                 }
                 geps.push(v);
@@ -467,7 +552,7 @@ impl Guards {
         };
         let mut konst: i128 = 0;
         let mut var: Option<LLVMValueRef> = None;
-        for &gep in geps.iter().rev() {
+        for &gep in geps.iter().rev().filter(|g| !g.is_null()) {
             // SAFETY: `gep` is a live getelementptr (instruction or
             // constant expression): operand 0 the base, then the indices.
             unsafe {
