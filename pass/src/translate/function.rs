@@ -1834,10 +1834,9 @@ impl FnTx<'_, '_, '_> {
     /// copied to memory (every use of it the value of a store). Such a copy
     /// carries the word's capability, as the `memcpy` it stands for would:
     /// at `-O0` a union assigned through its `double` member. A value that
-    /// is computed with is a number, and carries none. (The optimiser's
-    /// 8-byte vector copies are not taken: measured, they cost zlib 4% of
-    /// its instructions, and its word moves are `i64`s, which carry
-    /// capabilities their own way.)
+    /// is computed with is a number, and carries none. (8-byte vector
+    /// copies are not taken: the optimiser moves a union's words as `i64`s,
+    /// which carry capabilities their own way.)
     fn word_copy(&self, v: V) -> bool {
         let ll = &self.m.ll;
         if ll.opcode(v) != LLVMOpcode::LLVMLoad {
