@@ -27,6 +27,10 @@
 //!   empty inline asm the optimiser cannot see through: SROA would narrow
 //!   or delete a volatile access it sees outside an `alloca`); a load whose
 //!   value is unused is made volatile. All are kept, checked and reported.
+//! - A call of a known function through a type that is not the function's
+//!   goes through a laundered callee, so the optimiser cannot turn it into
+//!   a direct call with the missing arguments filled in: the translation's
+//!   call check reports the argument size mismatch, as at `-O0`.
 //!
 //! Functions with `indirectbr` or `callbr` are left alone: splitting a
 //! block whose address is taken would move its start.
@@ -112,6 +116,8 @@ enum Access {
     Set,
     /// `llvm.memcpy` / `llvm.memmove`: destination and source.
     Copy,
+    /// A call of something other than an intrinsic or inline asm.
+    Call,
 }
 
 /// Where an address points: `root + offset`.
@@ -161,14 +167,17 @@ fn accesses(f: LLVMValueRef) -> Option<Vec<(LLVMValueRef, Access)>> {
                     LLVMOpcode::LLVMIndirectBr | LLVMOpcode::LLVMCallBr => return None,
                     LLVMOpcode::LLVMLoad => out.push((i, Access::Load)),
                     LLVMOpcode::LLVMStore => out.push((i, Access::Store)),
-                    LLVMOpcode::LLVMCall => {
-                        let name = crate::location::value_name(LLVMGetCalledValue(i));
+                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => {
+                        let callee = LLVMGetCalledValue(i);
+                        let name = crate::location::value_name(callee);
                         if name.starts_with("llvm.memset.") {
                             out.push((i, Access::Set));
                         } else if name.starts_with("llvm.memcpy.")
                             || name.starts_with("llvm.memmove.")
                         {
                             out.push((i, Access::Copy));
+                        } else if !name.starts_with("llvm.") && LLVMIsAInlineAsm(callee).is_null() {
+                            out.push((i, Access::Call));
                         }
                     }
                     _ => {}
@@ -343,6 +352,7 @@ impl Guards {
                     }
                 }
                 Access::Set | Access::Copy => self.mem_intrinsic(inst, kind),
+                Access::Call => self.mistyped_call(inst),
             }
         }
     }
@@ -421,6 +431,35 @@ impl Guards {
                 LLVMSetOperand(copy, 3, LLVMConstInt(LLVMTypeOf(volatile), 1, 0));
             });
         }
+    }
+
+    /// A call of a known function through a type that is not the
+    /// function's (a function pointer cast to fewer parameters, a prototype
+    /// that lies): the callee is laundered, so the optimiser cannot make it
+    /// a direct call with the missing arguments filled in; the translation's
+    /// call check then compares the argument bytes with the callee's and
+    /// reports a mismatch, as at `-O0`.
+    fn mistyped_call(&mut self, inst: LLVMValueRef) {
+        // SAFETY: `inst` is a live call or invoke; its called value is its
+        // last operand.
+        unsafe {
+            let at = LLVMGetNumOperands(inst) as u32 - 1;
+            let callee = LLVMGetOperand(inst, at);
+            let target = if LLVMIsAFunction(callee).is_null() {
+                match only_value_held(callee) {
+                    Some(f) if !LLVMIsAFunction(f).is_null() => f,
+                    _ => return,
+                }
+            } else {
+                callee
+            };
+            if LLVMGlobalGetValueType(target) == LLVMGetCalledFunctionType(inst) {
+                return;
+            }
+            let laundered = self.launder(callee);
+            LLVMSetOperand(inst, at, laundered);
+        }
+        self.stats.kept += 1;
     }
 
     /// Makes `inst` (a load, a store or a memory intrinsic) volatile, its
