@@ -355,10 +355,9 @@ impl Layout {
     }
 
     /// An `i64` may be a pointer's `ptrtoint` carrying a capability (a
-    /// union, a `memcpy` turned into an integer copy), and so may a `double`
-    /// copied whole: at a word-aligned offset the capability slot keeps it,
-    /// as shadow storage would (returns true); anywhere else it carries
-    /// none, as in shadow storage.
+    /// union, a `memcpy` turned into an integer copy): at a word-aligned
+    /// offset the capability slot keeps it, as shadow storage would
+    /// (returns true); anywhere else it carries none, as in shadow storage.
     /// Wider integers, integer vectors and aggregates loaded whole are
     /// refused: the translation reads and writes capabilities one `i64`
     /// at a time.
@@ -366,9 +365,6 @@ impl Layout {
         // SAFETY: `ty` is a live type of the module's context.
         match unsafe { AnyTypeEnum::new(ty) } {
             AnyTypeEnum::IntType(i) if i.get_bit_width() == 64 => Ok(offset % 8 == 0),
-            // A `double` copied whole carries the word's capability (a
-            // union assigned through its `double` member).
-            AnyTypeEnum::FloatType(f) if f.get_context().f64_type() == f => Ok(offset % 8 == 0),
             AnyTypeEnum::IntType(i) if i.get_bit_width() > 64 => {
                 Err("a wide integer is kept in it")
             }

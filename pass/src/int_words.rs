@@ -16,6 +16,11 @@
 //!   that needs the `double` ([`integer_webs`]): at `-O0` a lone load cast
 //!   to `i64`, at `-O2` SROA's `double` loads merged by phis and selects,
 //!   cast only where the pointer is used;
+//! - a non-atomic `double` load whose every use is the value of a
+//!   non-atomic store is a word copy (a union assigned through its `double`
+//!   member at `-O0`): it loads and stores an `i64` instead, so the word
+//!   keeps its capability as the `memcpy` it stands for would
+//!   ([`integer_copies`]);
 //! - a store of a vector of 2 to 4 `i64`s built from words (the SLP
 //!   vectoriser pairs a union word with its tag, or copies a pair through
 //!   a vector load) is split into word stores, each of the scalar it was
@@ -79,6 +84,78 @@ pub fn integer_stores(f: FunctionValue<'_>) -> usize {
         }
     }
     changed
+}
+
+/// `double` loads only copied to memory load and store an `i64` (see the
+/// module documentation); returns how many loads changed. A `double` that
+/// is computed with is a number and keeps its type.
+pub fn integer_copies(f: FunctionValue<'_>) -> usize {
+    let Some(b) = Builder::for_function(f) else {
+        return 0;
+    };
+    let (ctx, builder) = (b.ctx, b.raw);
+    let mut changed = 0;
+    // SAFETY: instructions touched are live in `f` and match the opcodes
+    // tested (a load's operand 0 is its address, a store's 0 its value and
+    // 1 its address); a load is erased only once its stores are rewired;
+    // the builder is `f`'s (dropped at the end).
+    unsafe {
+        let i64_ty = LLVMInt64TypeInContext(ctx);
+        for block in f.get_basic_blocks() {
+            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
+            for load in insts {
+                if LLVMGetInstructionOpcode(load) != LLVMOpcode::LLVMLoad
+                    || !plain(load)
+                    || LLVMGetVolatile(load) != 0
+                    || !float_word(LLVMTypeOf(load))
+                {
+                    continue;
+                }
+                let stores = users(load);
+                let copies = !stores.is_empty()
+                    && stores.iter().all(|&s| {
+                        LLVMGetInstructionOpcode(s) == LLVMOpcode::LLVMStore
+                            && plain(s)
+                            && LLVMGetVolatile(s) == 0
+                            && LLVMGetOperand(s, 0) == load
+                            && LLVMGetOperand(s, 1) != load
+                    });
+                if !copies {
+                    continue;
+                }
+                LLVMPositionBuilderBefore(builder, load);
+                let word = LLVMBuildLoad2(builder, i64_ty, LLVMGetOperand(load, 0), c"".as_ptr());
+                LLVMSetAlignment(word, LLVMGetAlignment(load));
+                LLVMInstructionSetDebugLoc(word, LLVMInstructionGetDebugLoc(load));
+                for s in stores {
+                    LLVMSetOperand(s, 0, word);
+                }
+                LLVMInstructionEraseFromParent(load);
+                changed += 1;
+            }
+        }
+    }
+    changed
+}
+
+/// The distinct users of `v`.
+///
+/// # Safety
+/// `v` is a live value.
+unsafe fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    // SAFETY: as the caller promises; uses are walked while none change.
+    unsafe {
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !out.contains(&user) {
+                out.push(user);
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    out
 }
 
 /// An IR builder in a function's context, disposed when dropped.
@@ -321,14 +398,8 @@ unsafe fn rebuild_web(builder: LLVMBuilderRef, i64_ty: LLVMTypeRef, web: &[LLVMV
         // store it, anything else gets the double back.
         for &v in web {
             let n = new[&v];
-            let mut uses = Vec::new();
-            let mut u = LLVMGetFirstUse(v);
-            while !u.is_null() {
-                uses.push(LLVMGetUser(u));
-                u = LLVMGetNextUse(u);
-            }
             let mut back = None;
-            for user in uses {
+            for user in users(v) {
                 if members.contains(&user) {
                     continue;
                 }

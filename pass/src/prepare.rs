@@ -236,6 +236,7 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
         stats.ub_dropped += drop_ub(f);
         stats.words_as_integers += crate::int_words::integer_stores(f);
         stats.words_as_integers += crate::int_words::integer_webs(f);
+        stats.words_as_integers += crate::int_words::integer_copies(f);
         stats.words_as_integers += crate::int_words::scalar_word_stores(f);
         for block in f.get_basic_block_iter() {
             for inst in block.get_instructions() {

@@ -74,8 +74,7 @@ struct FnTx<'a, 'b, 'ctx> {
     intcaps: HashMap<V, V>,
     /// `load i64`s whose word's capability is read (inttoptr inference).
     needed_loads: HashSet<V>,
-    /// Their capabilities, once read, and those of word copies
-    /// ([`FnTx::word_copy`]).
+    /// Their capabilities, once read.
     load_caps: HashMap<V, V>,
     /// Old 64-bit integer that crossed a call (parameter, call result,
     /// field extracted from one) → the capability it came with, as a
@@ -1830,27 +1829,6 @@ impl FnTx<'_, '_, '_> {
         matches!(self.inference.cap(iv), Cap::Definite(_))
     }
 
-    /// Whether old instruction `v` is a load of a `double` that is only
-    /// copied to memory (every use of it the value of a store). Such a copy
-    /// carries the word's capability, as the `memcpy` it stands for would:
-    /// at `-O0` a union assigned through its `double` member. A value that
-    /// is computed with is a number, and carries none. (8-byte vector
-    /// copies are not taken: the optimiser moves a union's words as `i64`s,
-    /// which carry capabilities their own way.)
-    fn word_copy(&self, v: V) -> bool {
-        let ll = &self.m.ll;
-        if ll.opcode(v) != LLVMOpcode::LLVMLoad {
-            return false;
-        }
-        let ty = ll.type_of(v);
-        ll.kind(ty) == LLVMTypeKind::LLVMDoubleTypeKind
-            && ll.users(v).iter().all(|&u| {
-                ll.opcode(u) == LLVMOpcode::LLVMStore
-                    && ll.operand(u, 0) == v
-                    && ll.operand(u, 1) != v
-            })
-    }
-
     /// Whether `addr` is 8-aligned (only such words hold capabilities).
     fn word_aligned(&self, addr: V) -> V {
         let ll = &self.m.ll;
@@ -2470,14 +2448,8 @@ impl FnTx<'_, '_, '_> {
         if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.int_width(ty) != 64 {
             return None;
         }
-        self.stack_word(int)
-    }
-
-    /// Where the capability of the aligned word at `int` (inside a private
-    /// stack slot with capabilities) is kept.
-    fn stack_word(&self, int: V) -> Option<V> {
         let (_, sc, off) = self.stack_root(int)?;
-        (off % 8 == 0).then(|| self.m.ll.gep_i8c(sc.caps, off))
+        (off % 8 == 0).then(|| ll.gep_i8c(sc.caps, off))
     }
 
     /// An argument pointing into a private stack slot whose address
@@ -2603,17 +2575,12 @@ impl FnTx<'_, '_, '_> {
                 );
                 return;
             }
-            let word = if self.needed_loads.contains(&inst) {
-                self.stack_int_word(p.int, ty)
-            } else if !atomic && !volatile && self.word_copy(inst) {
-                self.stack_word(p.int)
-            } else {
-                None
-            };
-            if let Some(word) = word {
-                let ll = &self.m.ll;
-                let cap = ll.load(ll.ptr(), word, 8);
-                self.load_caps.insert(inst, cap);
+            if self.needed_loads.contains(&inst) {
+                if let Some(word) = self.stack_int_word(p.int, ty) {
+                    let ll = &self.m.ll;
+                    let cap = ll.load(ll.ptr(), word, 8);
+                    self.load_caps.insert(inst, cap);
+                }
             }
             self.set(inst, Tx::plain(v));
             return;
@@ -2644,7 +2611,7 @@ impl FnTx<'_, '_, '_> {
                 ll.set_ordering(v, ordering);
             }
             self.set(inst, Tx::plain(v));
-            if self.needed_loads.contains(&inst) || (!atomic && !volatile && self.word_copy(inst)) {
+            if self.needed_loads.contains(&inst) {
                 let cap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
                 let c = self.word_cap(p.int, cap);
                 self.load_caps.insert(inst, c);
@@ -2716,12 +2683,6 @@ impl FnTx<'_, '_, '_> {
                     let c = self.int_cap(vo);
                     self.m.ll.store(c, word, 8);
                 }
-            } else if let Some(&c) = self.load_caps.get(&vo) {
-                if !atomic && !volatile && self.word_copy(vo) {
-                    if let Some(word) = self.stack_word(p.int) {
-                        self.m.ll.store(c, word, 8);
-                    }
-                }
             }
             return;
         }
@@ -2738,15 +2699,6 @@ impl FnTx<'_, '_, '_> {
             let vcap = self.int_cap(vo);
             self.store_word(p.int, pcap, v.int, vcap);
             return;
-        }
-        if let Some(&vcap) = self.load_caps.get(&vo).filter(|_| !atomic && !volatile) {
-            if self.word_copy(vo) {
-                let pcap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
-                let ll = &self.m.ll;
-                let word = ll.bitcast(v.int, ll.i64());
-                self.store_word(p.int, pcap, word, vcap);
-                return;
-            }
         }
         let carried = !atomic && !volatile && v.cap.is_some() && aggregate_carries(&self.m.ll, ty);
         if !has_ptr(&self.m.ll, ty) && !carried {
