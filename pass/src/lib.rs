@@ -35,6 +35,7 @@ mod int_words;
 pub mod intrinsics;
 pub mod inttoptr;
 mod ir;
+pub mod kept_locals;
 pub mod libc_names;
 pub mod location;
 pub mod module;

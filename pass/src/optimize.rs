@@ -153,9 +153,10 @@ pub fn optimize(module: &Module<'_>, level: &str) -> Result<(), String> {
 
 /// Everything between clang's unoptimised IR and the pass: promises
 /// stripped, C11 pointer atomics restored ([`crate::atomic_ptr`]), bounds
-/// guards placed ([`crate::guards`]), then the optimiser at `level` (`-O0`
-/// still promotes allocas to SSA values, so pointer/integer round trips
-/// behave as at `-O2`).
+/// guards placed ([`crate::guards`]), escaping locals kept past their
+/// function's return ([`crate::kept_locals`]), then the optimiser at
+/// `level` (`-O0` still promotes allocas to SSA values, so pointer/integer
+/// round trips behave as at `-O2`).
 pub fn front_half(module: &Module<'_>, level: &str) -> Result<(), String> {
     strip_promises(module);
     crate::atomic_ptr::rewrite(module);
@@ -166,6 +167,9 @@ pub fn front_half(module: &Module<'_>, level: &str) -> Result<(), String> {
     // instructions.)
     optimize(module, "always-inline")?;
     crate::guards::insert(module);
-    let level = if level == "0" { "mem2reg" } else { level };
+    if level == "0" {
+        return optimize(module, "mem2reg");
+    }
+    crate::kept_locals::insert(module);
     optimize(module, level)
 }

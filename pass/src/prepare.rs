@@ -215,6 +215,7 @@ fn drop_ub(f: FunctionValue<'_>) -> usize {
 
 /// Prepares `module` in place (see the module documentation).
 pub fn prepare(module: &Module<'_>) -> PrepareStats {
+    crate::kept_locals::remove(module);
     let mut stats = PrepareStats {
         byval_as_words: crate::byval::scalarize(module),
         ..PrepareStats::default()
