@@ -223,6 +223,30 @@ fn fixed_address(mut v: LLVMValueRef) -> bool {
     }
 }
 
+/// Whether address `v` points into a local array: an `alloca` of an array
+/// type or of a variable count (a VLA), reached through `getelementptr`s
+/// and locals that only hold it ([`only_value_held`]).
+fn local_array(mut v: LLVMValueRef) -> bool {
+    // SAFETY: `v` walks live values; operands are read only of GEPs, the
+    // allocated type only of allocas.
+    unsafe {
+        for _ in 0..16 {
+            if !LLVMIsAAllocaInst(v).is_null() {
+                return LLVMGetTypeKind(LLVMGetAllocatedType(v)) == LLVMTypeKind::LLVMArrayTypeKind
+                    || const_int(LLVMGetOperand(v, 0)).is_none();
+            }
+            if let Some(held) = only_value_held(v) {
+                v = held;
+            } else if !LLVMIsAGetElementPtrInst(v).is_null() {
+                v = LLVMGetOperand(v, 0);
+            } else {
+                return false;
+            }
+        }
+        false
+    }
+}
+
 /// The value a `load` reads when it reads a local that only ever holds
 /// that value, a [`fixed_address`] (`char *s = "x";`, or the parameter of
 /// an inlined `always_inline` helper, before allocas are promoted): every
@@ -352,7 +376,10 @@ impl Guards {
                     }
                 }
                 Access::Set | Access::Copy => self.mem_intrinsic(inst, kind),
-                Access::Call => self.mistyped_call(inst),
+                Access::Call => {
+                    self.mistyped_call(inst);
+                    self.local_arrays_passed(inst);
+                }
             }
         }
     }
@@ -460,6 +487,35 @@ impl Guards {
             LLVMSetOperand(inst, at, laundered);
         }
         self.stats.kept += 1;
+    }
+
+    /// A local array passed to a function defined here goes as a laundered
+    /// address: once the optimiser inlines the function, the accesses it
+    /// makes through its parameter are into an object the optimiser cannot
+    /// see, so one out of bounds is neither deleted nor folded but checked
+    /// (and reported) like any other. Arrays only: a scalar or a struct
+    /// passed by address is promoted to registers after inlining, and an
+    /// out-of-bounds access through it is rare.
+    fn local_arrays_passed(&mut self, inst: LLVMValueRef) {
+        // SAFETY: `inst` is a live call or invoke (not an intrinsic or
+        // inline asm: `accesses`); its argument operands come first.
+        unsafe {
+            let callee = LLVMGetCalledValue(inst);
+            if LLVMIsAFunction(callee).is_null() || LLVMCountBasicBlocks(callee) == 0 {
+                return;
+            }
+            for i in 0..LLVMGetNumArgOperands(inst) {
+                let arg = LLVMGetOperand(inst, i);
+                if LLVMGetTypeKind(LLVMTypeOf(arg)) != LLVMTypeKind::LLVMPointerTypeKind
+                    || !local_array(arg)
+                {
+                    continue;
+                }
+                let laundered = self.launder(arg);
+                LLVMSetOperand(inst, i, laundered);
+                self.stats.kept += 1;
+            }
+        }
     }
 
     /// Makes `inst` (a load, a store or a memory intrinsic) volatile, its

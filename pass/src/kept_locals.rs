@@ -39,8 +39,13 @@ use inkwell::values::AsValueRef;
 /// The function whose calls read a kept local at a return.
 pub const KEEP: &str = "gimso.keep_local";
 
-/// How deep the capture walk follows address arithmetic and parameters.
-const MAX_DEPTH: u32 = 12;
+/// How deep the capture walk follows address arithmetic, local variables
+/// and their loads within one function (each value is looked at once per
+/// walk; this bounds the recursion).
+const MAX_DEPTH: u32 = 64;
+
+/// How deep the walk follows parameters of called functions.
+const MAX_CALLS: u32 = 16;
 
 /// What [`insert`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -175,9 +180,18 @@ struct Seen {
 /// functions.
 #[derive(Default)]
 struct Captures {
-    /// Parameter → how far a pointer passed there may get; a parameter
-    /// being looked at counts as keeping it (a recursive function).
+    /// Parameter → how far a pointer passed there may get (for one being
+    /// looked at, the current guess).
     params: HashMap<LLVMValueRef, Escape>,
+    /// Parameters in `params`, in the order they were settled.
+    settled: Vec<LLVMValueRef>,
+    /// Parameters being looked at (recursion reached them again).
+    open: HashSet<LLVMValueRef>,
+    /// Whether a guess of an open parameter was used since this was last
+    /// cleared.
+    guessed: bool,
+    /// How many parameters are being looked at, one inside the other.
+    calls: u32,
 }
 
 impl Captures {
@@ -215,9 +229,10 @@ impl Captures {
                     | LLVMOpcode::LLVMAddrSpaceCast
                     | LLVMOpcode::LLVMPHI
                     | LLVMOpcode::LLVMSelect => self.escapes(user, depth + 1, seen),
-                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => {
-                        self.call_keeps(user, v, depth)
+                    LLVMOpcode::LLVMCall if crate::guards::is_launder(user, v) => {
+                        self.escapes(user, depth + 1, seen)
                     }
+                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => self.call_keeps(user, v),
                     // `ret`, `ptrtoint`, cmpxchg and atomicrmw operands,
                     // aggregates and vectors built with it: kept.
                     _ => Escape::Kept,
@@ -262,11 +277,50 @@ impl Captures {
         }
     }
 
+    /// How far a pointer passed to parameter `p` may get. Recursive
+    /// functions reach a parameter again while it is being looked at: that
+    /// use takes a guess (first "nowhere"), and when the answer differs from
+    /// a guess that was used, everything settled since is forgotten and the
+    /// parameter is looked at again with the answer as its guess. Guesses
+    /// only grow, so this ends after at most three rounds.
+    fn param(&mut self, p: LLVMValueRef) -> Escape {
+        if let Some(&e) = self.params.get(&p) {
+            self.guessed |= self.open.contains(&p);
+            return e;
+        }
+        if self.calls == MAX_CALLS {
+            return Escape::Kept;
+        }
+        self.calls += 1;
+        let outer_guessed = core::mem::replace(&mut self.guessed, false);
+        let mark = self.settled.len();
+        let mut guess = Escape::No;
+        let e = loop {
+            self.params.insert(p, guess);
+            self.open.insert(p);
+            self.guessed = false;
+            let e = self.escapes(p, 0, &mut Seen::default());
+            self.open.remove(&p);
+            if e == guess || !self.guessed {
+                break e;
+            }
+            for q in self.settled.drain(mark..) {
+                self.params.remove(&q);
+            }
+            guess = e;
+        };
+        self.params.insert(p, e);
+        self.settled.push(p);
+        self.guessed |= outer_guessed;
+        self.calls -= 1;
+        e
+    }
+
     /// How far `call` may take the address `v` it is passed.
     ///
     /// # Safety
     /// `call` is a live call or invoke using `v`.
-    unsafe fn call_keeps(&mut self, call: LLVMValueRef, v: LLVMValueRef, depth: u32) -> Escape {
+    unsafe fn call_keeps(&mut self, call: LLVMValueRef, v: LLVMValueRef) -> Escape {
         // SAFETY: as the caller promises.
         unsafe {
             let callee = LLVMGetCalledValue(call);
@@ -301,16 +355,7 @@ impl Captures {
                     return Escape::Kept;
                 }
                 let p = LLVMGetParam(callee, i);
-                let e = match self.params.get(&p) {
-                    Some(&e) => e,
-                    None => {
-                        self.params.insert(p, Escape::Kept);
-                        let e = self.escapes(p, depth + 1, &mut Seen::default());
-                        self.params.insert(p, e);
-                        e
-                    }
-                };
-                worst = worst.max(e);
+                worst = worst.max(self.param(p));
             }
             worst
         }
