@@ -20,6 +20,7 @@
 
 mod chunk;
 mod chunk_table;
+pub mod foreign;
 mod heap;
 mod large;
 mod local;
@@ -180,7 +181,8 @@ pub enum Residence {
 }
 
 /// Where `addr` lives: in an allocated slot, in heap space no object holds,
-/// or outside the heap. Never faults (as [`lookup`]).
+/// or outside the heap (an object registered in [`foreign`] counts as
+/// outside wherever it lies). Never faults (as [`lookup`]).
 pub fn residence(addr: usize) -> Residence {
     let entry = chunk_table::get(addr);
     if entry == 0 {
@@ -188,6 +190,7 @@ pub fn residence(addr: usize) -> Residence {
     }
     match allocated(addr) {
         Some((_, slot)) => Residence::Allocated(slot),
+        None if foreign::contains(addr) => Residence::Outside,
         None => Residence::Unallocated,
     }
 }

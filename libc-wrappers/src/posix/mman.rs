@@ -244,6 +244,10 @@ fn map_shared(size: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPt
         mem::with_local(|l| gimso_shadow::alloc::ensure_aux(l, obj));
     }
     gimso_gc::register_global_object(lower);
+    // The kernel may have placed it in a region the heap's chunk table
+    // describes (beside a large object, or where one was freed): it is
+    // outside the heap all the same.
+    gimso_heap::foreign::register(lower - HEADER_SIZE, lower + size);
     MAPPINGS.lock().get_or_insert_with(HashMap::new).insert(
         lower,
         Mapping {
@@ -306,11 +310,14 @@ wrapper! {
             },
             // The header says freed before the pages go, so every checked
             // access fails first; the header's page stays.
-            // SAFETY: the shared pages of this mapping, no longer reachable
-            // through any check.
-            MapObject::Shared { lower } => unsafe {
-                libc::munmap(lower as *mut libc::c_void, m.len);
-            },
+            MapObject::Shared { lower } => {
+                // SAFETY: the shared pages of this mapping, no longer
+                // reachable through any check.
+                unsafe { libc::munmap(lower as *mut libc::c_void, m.len) };
+                // The address space may become the heap's again; the header
+                // (and a capability naming it) is now a dead object's.
+                gimso_heap::foreign::unregister(lower - HEADER_SIZE);
+            }
         }
         drop(m);
         0
