@@ -13,8 +13,11 @@
 #   BIG_N=1        compilations of the generated file
 #   BIG_LINES=50000  lines in the generated function (0 skips it)
 #   GIMSO_CC       gimso-cc (default target/release/gimso-cc)
+#   GIMSO_BASE_CC  another gimso-cc (an older build, say) measured as the
+#                  variant "base" in the same run, for before/after ratios
 #   CLANG=clang-16
-#   VARIANTS="clang asan gimso"   which builds to measure
+#   VARIANTS="clang asan gimso"   which builds to measure (add "base" with
+#                  GIMSO_BASE_CC)
 #   COMPILE_TIMEOUT=900  RUN_TIMEOUT=300   seconds before a build or run is
 #                  given up (and reported as failed)
 #   WORK           scratch directory (default: a new mktemp -d, removed at the end)
@@ -76,6 +79,7 @@ compiler() {
     clang) echo "$CLANG -O2" ;;
     asan) echo "$CLANG -O2 -fsanitize=address" ;;
     gimso) echo "$GIMSO_CC -O2" ;;
+    base) echo "$GIMSO_BASE_CC -O2" ;;
     esac
 }
 
@@ -85,6 +89,10 @@ compile() {
     cmd=$(compiler "$variant")
     if [ "$variant" = gimso ] && [ ! -x "$GIMSO_CC" ]; then
         echo "gimso-cc not found at $GIMSO_CC" > "$exe.cc.log"
+        return 1
+    fi
+    if [ "$variant" = base ] && [ ! -x "${GIMSO_BASE_CC:-}" ]; then
+        echo "GIMSO_BASE_CC (for the base variant) not found: '${GIMSO_BASE_CC:-}'" > "$exe.cc.log"
         return 1
     fi
     for ((i = 0; i < repeat; i++)); do
@@ -188,6 +196,13 @@ for p in "${PROGRAMS[@]}"; do
 done
 
 has() { [[ " $VARIANTS " == *" $1 "* ]]; }
+variant_name() {
+    case "$1" in
+    asan) echo "ASan" ;;
+    base) echo "gimso-cc (base)" ;;
+    *) echo "gimso-cc" ;;
+    esac
+}
 cell() { # cell VARIANT PROGRAM ARRAY -> value or status
     local key="$2:$1"
     if [ "${STATUS[$key]:-}" = ok ]; then
@@ -202,17 +217,17 @@ echo "## Run time (best of $N, seconds) and peak RSS (MiB)"
 echo
 header="| program | clang -O2 |"
 sep="|---|---:|"
-for v in asan gimso; do
+for v in asan base gimso; do
     has "$v" || continue
-    name=$([ "$v" = asan ] && echo "ASan" || echo "gimso-cc")
+    name=$(variant_name "$v")
     header+=" $name | × clang |"
     sep+="---:|---:|"
 done
 header+=" clang RSS |"
 sep+="---:|"
-for v in asan gimso; do
+for v in asan base gimso; do
     has "$v" || continue
-    name=$([ "$v" = asan ] && echo "ASan" || echo "gimso-cc")
+    name=$(variant_name "$v")
     header+=" $name RSS | × clang |"
     sep+="---:|---:|"
 done
@@ -221,14 +236,14 @@ echo "$sep"
 declare -A TR MR
 for p in "${PROGRAMS[@]}"; do
     row="| $p | $(cell clang "$p" T) |"
-    for v in asan gimso; do
+    for v in asan base gimso; do
         has "$v" || continue
         r=$(ratio "${T[$p:$v]:-}" "${T[$p:clang]:-}")
         TR[$v]+=" $r"
         row+=" $(cell "$v" "$p" T) | $r |"
     done
     row+=" $(cell clang "$p" M) |"
-    for v in asan gimso; do
+    for v in asan base gimso; do
         has "$v" || continue
         r=$(ratio "${M[$p:$v]:-}" "${M[$p:clang]:-}")
         MR[$v]+=" $r"
@@ -237,13 +252,13 @@ for p in "${PROGRAMS[@]}"; do
     echo "$row"
 done
 row="| **geometric mean** | |"
-for v in asan gimso; do
+for v in asan base gimso; do
     has "$v" || continue
     # shellcheck disable=SC2086
     row+=" | **$(geomean ${TR[$v]})** |"
 done
 row+=" |"
-for v in asan gimso; do
+for v in asan base gimso; do
     has "$v" || continue
     # shellcheck disable=SC2086
     row+=" | **$(geomean ${MR[$v]})** |"

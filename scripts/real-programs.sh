@@ -82,6 +82,9 @@
 #   OUT=target/real   build and scratch directory (objects are reused while
 #                     newer than their source and compiler)
 #   GIMSO_CC          gimso-cc (default target/release/gimso-cc)
+#   GIMSO_BASE_CC     another gimso-cc (an older build, say), built and run
+#                     as the variant "base" (VARIANTS="clang base gimso"), so
+#                     that before/after ratios come from one interleaved run
 # Exit status 0 only if every program passed under every variant.
 set -uo pipefail
 
@@ -93,6 +96,7 @@ N=${N:-5}
 OPT=${OPT:--O2}
 OUT=${OUT:-$ROOT/target/real}
 GIMSO_CC=${GIMSO_CC:-$ROOT/target/release/gimso-cc}
+GIMSO_BASE_CC=${GIMSO_BASE_CC:-}
 CLANG=${CLANG:-clang-16}
 JOBS=${JOBS:-$(nproc)}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -136,12 +140,14 @@ compiler() {
     clang) echo "$CLANG $OPT" ;;
     asan) echo "$CLANG $OPT -fsanitize=address" ;;
     gimso) echo "$GIMSO_CC $OPT" ;;
+    base) echo "$GIMSO_BASE_CC $OPT" ;;
     esac
 }
 # What a build depends on besides its source: the compiler (and runtime).
 stamp() {
     case "$1" in
     gimso) echo "$GIMSO_CC $(dirname "$GIMSO_CC")/libgimso.a" ;;
+    base) echo "$GIMSO_BASE_CC $(dirname "$GIMSO_BASE_CC")/libgimso.a" ;;
     *) command -v "$CLANG" ;;
     esac
 }

@@ -435,6 +435,23 @@ wrapper! {
 }
 
 wrapper! {
+    /// `int sigwait(const sigset_t *set, int *sig)`: waits (outside the
+    /// collector's handshakes) for a signal of `set`, which the caller has
+    /// blocked, and takes it without running a handler.
+    fn sigwait(set: FlightPtr, sig: FlightPtr) -> i32 {
+        let s = read_set(set);
+        mem::check_write(sig, 4);
+        let mut got: c_int = 0;
+        // SAFETY: a local set and a local result.
+        let r = gimso_gc::exited(|| unsafe { libc::sigwait(&s, &mut got) });
+        if r == 0 {
+            mem::write_int(sig, &got.to_ne_bytes());
+        }
+        r
+    }
+}
+
+wrapper! {
     /// `int sigpending(sigset_t *set)`.
     fn sigpending(set: FlightPtr) -> i32 {
         let mut s = empty_set();
