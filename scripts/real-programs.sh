@@ -668,7 +668,13 @@ program_quickjs() {
         case $t in microbench.js | test_worker.js) continue ;; esac
         local rc=0
         (cd "$tests" && timeout 120 "$dir/qjs" "$t") >"$dir/tmp/one.out" 2>&1 </dev/null || rc=$?
-        { echo "== $t: $rc"; cat "$dir/tmp/one.out"; } >>"$LAST_OUT"
+        # Scripts that recurse until the stack runs out: which frame hits
+        # the limit first depends on frame sizes, which differ between
+        # compilers, so only the error is compared, not its trace.
+        case $t in
+        bug775.js | bug776.js) { echo "== $t: $rc"; head -1 "$dir/tmp/one.out"; } >>"$LAST_OUT" ;;
+        *) { echo "== $t: $rc"; cat "$dir/tmp/one.out"; } >>"$LAST_OUT" ;;
+        esac
     done
     same_as_reference quickjs-tests "$v" "$LAST_OUT" || { fail "quickjs: test scripts differ ($v)"; return; }
     LAST_OUT=$dir/tmp/workload.out

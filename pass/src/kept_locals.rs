@@ -114,22 +114,20 @@ pub fn remove(module: &Module<'_>) -> usize {
     n
 }
 
-/// The `alloca`s of `f`.
+/// The `alloca`s of `f`'s entry block: the fixed locals, defined before
+/// every return. (A VLA or `alloca()` made later does not dominate every
+/// return, so it cannot be read there; it is left to the optimiser.)
 fn allocas(f: LLVMValueRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();
-    // SAFETY: `f` has a body; walked with the C API's iterators while
-    // nothing changes.
+    // SAFETY: `f` has a body; its entry block is walked with the C API's
+    // iterators while nothing changes.
     unsafe {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMAlloca {
-                    out.push(i);
-                }
-                i = LLVMGetNextInstruction(i);
+        let mut i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
+        while !i.is_null() {
+            if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMAlloca {
+                out.push(i);
             }
-            bb = LLVMGetNextBasicBlock(bb);
+            i = LLVMGetNextInstruction(i);
         }
     }
     out
