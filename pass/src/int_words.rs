@@ -51,6 +51,8 @@ use inkwell::llvm_sys::prelude::{
 use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue};
 
+use crate::ir::users;
+
 /// Stores of `bitcast i64 %x to double` store `%x` itself (see the
 /// module documentation); returns how many changed.
 pub fn integer_stores(f: FunctionValue<'_>) -> usize {
@@ -136,26 +138,6 @@ pub fn integer_copies(f: FunctionValue<'_>) -> usize {
         }
     }
     changed
-}
-
-/// The distinct users of `v`.
-///
-/// # Safety
-/// `v` is a live value.
-unsafe fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    // SAFETY: as the caller promises; uses are walked while none change.
-    unsafe {
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            if !out.contains(&user) {
-                out.push(user);
-            }
-            u = LLVMGetNextUse(u);
-        }
-    }
-    out
 }
 
 /// An IR builder in a function's context, disposed when dropped.

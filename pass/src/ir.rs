@@ -271,6 +271,26 @@ fn alloca_text_is_inalloca(text: &str) -> bool {
 /// Whether operand `i` of `inst` is a first-class value (not metadata, a
 /// block, or a token), i.e. one inkwell's `get_operand` can wrap without
 /// panicking.
+/// The users of `v`, each once.
+///
+/// # Safety
+/// `v` is a live value.
+pub(crate) unsafe fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    // SAFETY: as the caller promises; uses are walked while none change.
+    unsafe {
+        let mut u = inkwell::llvm_sys::core::LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = inkwell::llvm_sys::core::LLVMGetUser(u);
+            if !out.contains(&user) {
+                out.push(user);
+            }
+            u = inkwell::llvm_sys::core::LLVMGetNextUse(u);
+        }
+    }
+    out
+}
+
 pub(crate) fn operand_is_value(inst: inkwell::values::InstructionValue<'_>, i: u32) -> bool {
     use inkwell::llvm_sys::LLVMTypeKind::*;
     use inkwell::values::AsValueRef;

@@ -36,6 +36,8 @@ use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode};
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 
+use crate::ir::users;
+
 /// The function whose calls read a kept local at a return.
 pub const KEEP: &str = "gimso.keep_local";
 
@@ -128,26 +130,6 @@ fn allocas(f: LLVMValueRef) -> Vec<LLVMValueRef> {
                 out.push(i);
             }
             i = LLVMGetNextInstruction(i);
-        }
-    }
-    out
-}
-
-/// The users of `v`, each once.
-///
-/// # Safety
-/// `v` is a live value.
-unsafe fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    // SAFETY: as the caller promises; uses are walked while none change.
-    unsafe {
-        let mut u = LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            if !out.contains(&user) {
-                out.push(user);
-            }
-            u = LLVMGetNextUse(u);
         }
     }
     out
