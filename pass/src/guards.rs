@@ -27,6 +27,11 @@
 //!   empty inline asm the optimiser cannot see through: SROA would narrow
 //!   or delete a volatile access it sees outside an `alloca`); a load whose
 //!   value is unused is made volatile. All are kept, checked and reported.
+//! - The address of a local passed to a function defined here goes
+//!   laundered when that function may reach outside the local through it
+//!   ([`crate::param_reach`]), and so does a local array's address stored
+//!   into a struct's field: once the optimiser inlines the function, its
+//!   accesses are still to an object it cannot see, and are checked.
 //! - A call of a known function through a type that is not the function's
 //!   goes through a laundered callee, so the optimiser cannot turn it into
 //!   a direct call with the missing arguments filled in: the translation's
@@ -50,6 +55,8 @@ use inkwell::llvm_sys::{
 };
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
+
+use crate::param_reach::{ParamReach, const_gep_offset};
 
 /// Constraints of the empty inline asm that hands a guard's failing path
 /// its object's address: one register output tied to the one input. The
@@ -96,6 +103,7 @@ pub fn insert(module: &Module<'_>) -> GuardStats {
             td: LLVMCreateTargetData(dl.as_ptr()),
             b: LLVMCreateBuilderInContext(ctx),
             stats: GuardStats::default(),
+            reach: ParamReach::default(),
         }
     };
     let mut g = g;
@@ -141,6 +149,7 @@ struct Guards {
     td: LLVMTargetDataRef,
     b: LLVMBuilderRef,
     stats: GuardStats,
+    reach: ParamReach,
 }
 
 impl Drop for Guards {
@@ -247,6 +256,32 @@ fn local_array(mut v: LLVMValueRef) -> bool {
     }
 }
 
+/// The local an address points into, when it is one: its `alloca`
+/// (reached through `getelementptr`s and locals that only hold it,
+/// [`only_value_held`]) and the constant offset into it (`None` when an
+/// index is not a constant).
+fn local_root(td: LLVMTargetDataRef, mut v: LLVMValueRef) -> Option<(LLVMValueRef, Option<i128>)> {
+    let mut offset = Some(0i128);
+    // SAFETY: `v` walks live values; operands are read only of GEPs.
+    unsafe {
+        for _ in 0..16 {
+            if !LLVMIsAAllocaInst(v).is_null() {
+                return Some((v, offset));
+            }
+            if let Some(held) = only_value_held(v) {
+                v = held;
+            } else if !LLVMIsAGetElementPtrInst(v).is_null() {
+                let step = const_gep_offset(td, v);
+                offset = offset.zip(step).map(|(a, b)| a + b);
+                v = LLVMGetOperand(v, 0);
+            } else {
+                return None;
+            }
+        }
+        None
+    }
+}
+
 /// The value a `load` reads when it reads a local that only ever holds
 /// that value, a [`fixed_address`] (`char *s = "x";`, or the parameter of
 /// an inlined `always_inline` helper, before allocas are promoted): every
@@ -334,6 +369,9 @@ impl Guards {
             LLVMSetCurrentDebugLocation2(self.b, LLVMInstructionGetDebugLoc(inst));
             match kind {
                 Access::Load | Access::Store => {
+                    if matches!(kind, Access::Store) {
+                        self.local_array_stored(inst);
+                    }
                     let (ptr, ty) = match kind {
                         Access::Load => (LLVMGetOperand(inst, 0), LLVMTypeOf(inst)),
                         _ => (LLVMGetOperand(inst, 1), LLVMTypeOf(LLVMGetOperand(inst, 0))),
@@ -378,7 +416,7 @@ impl Guards {
                 Access::Set | Access::Copy => self.mem_intrinsic(inst, kind),
                 Access::Call => {
                     self.mistyped_call(inst);
-                    self.local_arrays_passed(inst);
+                    self.locals_passed(inst);
                 }
             }
         }
@@ -489,14 +527,15 @@ impl Guards {
         self.stats.kept += 1;
     }
 
-    /// A local array passed to a function defined here goes as a laundered
-    /// address: once the optimiser inlines the function, the accesses it
-    /// makes through its parameter are into an object the optimiser cannot
-    /// see, so one out of bounds is neither deleted nor folded but checked
-    /// (and reported) like any other. Arrays only: a scalar or a struct
-    /// passed by address is promoted to registers after inlining, and an
-    /// out-of-bounds access through it is rare.
-    fn local_arrays_passed(&mut self, inst: LLVMValueRef) {
+    /// The address of a local passed to a function defined here goes
+    /// laundered when the function may reach outside the local through it
+    /// ([`crate::param_reach`]): once the optimiser inlines the function,
+    /// its accesses through the parameter are into an object the optimiser
+    /// cannot see, so one out of bounds is neither deleted nor folded but
+    /// checked (and reported) like any other. A local the callee only
+    /// touches inside (`p->x = 0`) is passed as it is, and can still be
+    /// promoted to registers after inlining.
+    fn locals_passed(&mut self, inst: LLVMValueRef) {
         // SAFETY: `inst` is a live call or invoke (not an intrinsic or
         // inline asm: `accesses`); its argument operands come first.
         unsafe {
@@ -504,17 +543,59 @@ impl Guards {
             if LLVMIsAFunction(callee).is_null() || LLVMCountBasicBlocks(callee) == 0 {
                 return;
             }
-            for i in 0..LLVMGetNumArgOperands(inst) {
+            // A variadic argument is read with `va_arg`, in a function the
+            // optimiser does not inline (it calls `va_start`).
+            let fixed = LLVMCountParams(callee);
+            for i in 0..LLVMGetNumArgOperands(inst).min(fixed) {
                 let arg = LLVMGetOperand(inst, i);
-                if LLVMGetTypeKind(LLVMTypeOf(arg)) != LLVMTypeKind::LLVMPointerTypeKind
-                    || !local_array(arg)
-                {
+                if LLVMGetTypeKind(LLVMTypeOf(arg)) != LLVMTypeKind::LLVMPointerTypeKind {
+                    continue;
+                }
+                let Some((root, offset)) = local_root(self.td, arg) else {
+                    continue;
+                };
+                let size = const_int(LLVMGetOperand(root, 0))
+                    .and_then(|n| u64::try_from(n).ok())
+                    .and_then(|n| n.checked_mul(self.abi_size(LLVMGetAllocatedType(root))));
+                let reach = self.reach.param(self.td, callee, i);
+                let inside = match size {
+                    Some(size) => reach.inside(offset, size),
+                    None => reach.inside(None, 0),
+                };
+                if inside {
                     continue;
                 }
                 let laundered = self.launder(arg);
                 LLVMSetOperand(inst, i, laundered);
                 self.stats.kept += 1;
             }
+        }
+    }
+
+    /// A local array's address stored anywhere but in a pointer variable
+    /// (a struct's field: `struct buf b = { arr, n };`) is stored
+    /// laundered: a function that reads it back there and indexes it may
+    /// be inlined, and its accesses would otherwise be to the array itself.
+    fn local_array_stored(&mut self, inst: LLVMValueRef) {
+        // SAFETY: `inst` is a live store: operand 0 the value, 1 the
+        // address.
+        unsafe {
+            let value = LLVMGetOperand(inst, 0);
+            if LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMTypeKind::LLVMPointerTypeKind
+                || LLVMGetVolatile(inst) != 0
+                || !local_array(value)
+            {
+                return;
+            }
+            let dest = LLVMGetOperand(inst, 1);
+            let variable = !LLVMIsAAllocaInst(dest).is_null()
+                && LLVMGetTypeKind(LLVMGetAllocatedType(dest)) == LLVMTypeKind::LLVMPointerTypeKind;
+            if variable {
+                return;
+            }
+            let laundered = self.launder(value);
+            LLVMSetOperand(inst, 0, laundered);
+            self.stats.kept += 1;
         }
     }
 

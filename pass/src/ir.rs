@@ -268,9 +268,6 @@ fn alloca_text_is_inalloca(text: &str) -> bool {
         .is_some_and(|(_, rest)| rest.starts_with("inalloca "))
 }
 
-/// Whether operand `i` of `inst` is a first-class value (not metadata, a
-/// block, or a token), i.e. one inkwell's `get_operand` can wrap without
-/// panicking.
 /// The users of `v`, each once.
 ///
 /// # Safety
@@ -291,6 +288,9 @@ pub(crate) unsafe fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
     out
 }
 
+/// Whether operand `i` of `inst` is a first-class value (not metadata, a
+/// block, or a token), i.e. one inkwell's `get_operand` can wrap without
+/// panicking.
 pub(crate) fn operand_is_value(inst: inkwell::values::InstructionValue<'_>, i: u32) -> bool {
     use inkwell::llvm_sys::LLVMTypeKind::*;
     use inkwell::values::AsValueRef;

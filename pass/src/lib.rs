@@ -40,6 +40,7 @@ pub mod libc_names;
 pub mod location;
 pub mod module;
 pub mod optimize;
+mod param_reach;
 pub mod personality;
 pub mod prepare;
 pub mod reject;

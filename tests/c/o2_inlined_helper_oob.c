@@ -10,11 +10,7 @@
  * nothing reads again and whose loads past the end the optimiser would
  * fold. Each is reported at -O2 as at -O0, and the same helpers called
  * within bounds run cleanly. Each case runs in a child process. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "oob_cases.h"
 
 static volatile int sink;
 
@@ -77,54 +73,8 @@ static void case_vla(int extra) {
     zero(v, n + extra);
 }
 
-static void (*const cases[])(int) = {case_fill,     case_sum,    case_put_end,
-                                     case_get_before, case_get_end, case_copy,
-                                     case_copy_str, case_nested, case_vla};
-#define NCASES (int)(sizeof cases / sizeof cases[0])
+static const oob_case cases[] = {case_fill,       case_sum,     case_put_end,
+                                 case_get_before, case_get_end, case_copy,
+                                 case_copy_str,   case_nested,  case_vla};
 
-/* Runs case `i` in a child; returns 1 if it behaved: a clean exit in
- * bounds, an out-of-bounds report past them. */
-static int run(int i, int extra) {
-    int err[2];
-    if (pipe(err) != 0)
-        exit(2);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(err[0]);
-        dup2(err[1], 2);
-        cases[i](extra);
-        _exit(0);
-    }
-    close(err[1]);
-    char report[64] = {0};
-    size_t got = 0;
-    ssize_t r;
-    while (got < sizeof report - 1 && (r = read(err[0], report + got, sizeof report - 1 - got)) > 0)
-        got += (size_t)r;
-    char drain[256];
-    while (read(err[0], drain, sizeof drain) > 0)
-        ;
-    close(err[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    const char *want = "gimso: safety error: out-of-bounds";
-    int ok = extra ? WIFEXITED(status) && WEXITSTATUS(status) == 134 &&
-                         strncmp(report, want, strlen(want)) == 0
-                   : WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == 0;
-    if (!ok)
-        printf("case %d (%s): status %#x, stderr \"%.40s\"\n", i, extra ? "past" : "within", status,
-               report);
-    return ok;
-}
-
-int main(void) {
-    int good = 0, bad = 0;
-    for (int i = 0; i < NCASES; i++) {
-        good += run(i, 0);
-        bad += run(i, 1);
-    }
-    printf("in bounds: %d/%d\n", good, NCASES);
-    printf("out of bounds: %d/%d\n", bad, NCASES);
-    return 0;
-}
+int main(void) { return oob_cases_main(cases, (int)(sizeof cases / sizeof cases[0])); }
