@@ -19,9 +19,8 @@
 #
 # With EVENT=I1 it counts misses in the simulated L1 instruction cache
 # instead (cachegrind --cache-sim=yes, the host's cache geometry): Lua's and
-# SQLite's hot code under gimso-cc does not fit it (BENCHMARKS.md, twenty-sixth
-# session), though this machine's front end hides most of what the simulation
-# counts (twenty-seventh session).
+# SQLite's hot code under gimso-cc does not fit it, though this machine's
+# front end hides most of what the simulation counts (see BENCHMARKS.md).
 #
 # Usage: benches/instructions.sh [zlib] [bzip2] [lua] [sqlite]   (default all)
 # Environment: GIMSO_CC, CLANG, OUT (as scripts/real-programs.sh, whose small

@@ -3,8 +3,7 @@
 # built by clang-16 -O2 and by gimso-cc -O2, for lists that fit in L1, in
 # L2 and in the last-level cache. Best of ROUNDS (default 5) interleaved
 # runs. Shows what instruction counts do not: at L1 size a gimso step costs
-# the latency of its capability chain (BENCHMARKS.md, twenty-eighth
-# session).
+# the latency of its capability chain (see BENCHMARKS.md).
 #
 # Usage: benches/pointer_chase.sh   (environment: GIMSO_CC, CLANG, ROUNDS,
 # STEPS, default 100000000)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-program benchmarks (DESIGN §10): every benches/programs/*.c built with
+# Whole-program benchmarks (docs/testing.md, "Benchmarks"): every benches/programs/*.c built with
 #   clang-16 -O2, clang-16 -O2 -fsanitize=address and gimso-cc -O2,
 # run with its default size; the three outputs must be identical. Prints
 # markdown tables: best-of-N wall time and peak RSS with ratios to clang -O2

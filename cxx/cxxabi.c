@@ -8,7 +8,7 @@
  * It is ordinary C compiled by gimso-cc (with -fexceptions, so exceptions
  * pass through it): every access it makes is checked like the program's
  * own, and the personality is "an ordinary compiled function called
- * through the call ABI" (DESIGN §7). Written for gimso; the layouts are
+ * through the call ABI" (docs/architecture.md, "Exceptions and the unwinder"). Written for gimso; the layouts are
  * the Itanium C++ ABI's. Not thread-safe yet: the caught-exception stack
  * and the guards become per-thread / atomic with thread support.
  */

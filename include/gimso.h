@@ -147,7 +147,7 @@ typedef struct gimso_thread_abi {
     struct gimso_frame_record *unwind_frames; /* innermost unwindable frame */
 } gimso_thread_abi;
 
-/* One unwindable frame (DESIGN §7): a function with a personality links one
+/* One unwindable frame (docs/architecture.md): a function with a personality links one
  * from its native stack while it runs; the runtime links a barrier (null
  * personality capability) wherever it calls compiled code. `lsda` is the
  * landing-pad object of the call the frame is in, or null in a plain call. */
@@ -176,7 +176,7 @@ typedef struct gimso_frame_record {
 #define GIMSO_THREAD_UNWIND_FRAMES_OFFSET 1056
 #define GIMSO_THREAD_ABI_SIZE 1064
 
-/* ---- Exceptions (DESIGN §7) ------------------------------------------------
+/* ---- Exceptions (docs/architecture.md) -------------------------------------
  * The unwinder is the Itanium one (unwind.h: _Unwind_RaiseException,
  * _Unwind_Resume, _Unwind_ForcedUnwind, _Unwind_DeleteException,
  * _Unwind_GetGR/SetGR, _Unwind_GetLanguageSpecificData, _Unwind_GetIP,

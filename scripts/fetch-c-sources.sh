@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the C sources of the real programs gimso is tested on (issue 6)
+# Fetches the C sources of the real programs gimso is tested on
 # with cargo, from the crates that ship them, and links them under
 # target/c-sources/: zlib (libz-sys), bzip2 (bzip2-sys), lua (lua-src,
 # Lua 5.4), sqlite (libsqlite3-sys's bundled amalgamation), zstd

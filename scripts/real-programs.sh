@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real C programs under gimso (issue 6): zlib, bzip2, Lua 5.4 and SQLite,
+# Real C programs under gimso: zlib, bzip2, Lua 5.4 and SQLite,
 # their sources fetched from the crates that ship them
 # (scripts/fetch-c-sources.sh), built unchanged with each compiler variant,
 # driven by programs written here (tests/real/) and checked against the
@@ -56,7 +56,7 @@
 #            expressions, collections, typed arrays, generators,
 #            exceptions, promises; output identical).
 #            zstd, lz4, libdeflate, xz, onig, mozjpeg, webp, treesitter and
-#            quickjs are not in the default list: the issue-6 benchmark is
+#            quickjs are not in the default list: the headline benchmark is
 #            the other four.
 #
 # Usage: scripts/real-programs.sh [zlib] [bzip2] [lua] [sqlite] [zstd] [lz4] [libdeflate] [xz]

@@ -4,7 +4,7 @@
 //! `include/gimso.h`; every behaviour lives below it:
 //! `gimso-abi` (layouts), `gimso-heap` (memory), `gimso-shadow` (capability
 //! objects), `gimso-atomics` (the pointer-slot protocol), `gimso-gc`,
-//! `gimso-unwind` and `gimso-libc-wrappers` (later issues).
+//! `gimso-unwind` and `gimso-libc-wrappers` (the C library surface).
 
 pub mod capi;
 pub mod compiled;

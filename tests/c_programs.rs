@@ -1,4 +1,4 @@
-//! C and C++ programs with expected outcomes (DESIGN §10): every
+//! C and C++ programs with expected outcomes (docs/testing.md): every
 //! `tests/c/*.c` is compiled with `gimso-cc`, every `tests/cxx/*.cpp` with
 //! `gimso-c++`, at `-O0` and `-O2` (both with `-g`), run, and checked
 //! against the header comment at the top of the file:

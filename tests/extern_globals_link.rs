@@ -1,5 +1,5 @@
 //! A global defined in another translation unit and indexed from its start
-//! (pass/src/translate/function.rs `check`): the capability is a constant
+//! (pass/src/translate/function/check.rs): the capability is a constant
 //! payload address, never null and the object's lower end itself, so such
 //! accesses compare with the upper end only; the upper end is the
 //! defining module's (its header), not the declaration's. Sources in

@@ -1,4 +1,4 @@
-//! `gimso-cc` as a drop-in `CC` (DESIGN §8): the multi-file project in
+//! `gimso-cc` as a drop-in `CC` (docs/gimso-cc.md): the multi-file project in
 //! `tests/c-make/` builds with `make CC=gimso-cc` (separate compile and link
 //! steps), prints what the plain clang build prints, and `make clean` works.
 //!

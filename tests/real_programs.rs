@@ -1,4 +1,4 @@
-//! Real C programs under gimso-cc (issue 6): zlib, bzip2 (its own
+//! Real C programs under gimso-cc: zlib, bzip2 (its own
 //! `bzip2.c` and reference samples), Lua 5.4, SQLite, zstd, lz4 (its own
 //! command-line program), libdeflate (its own tests and gzip program) and
 //! xz (its own tests, test files and command-line program), Oniguruma (its

@@ -167,11 +167,11 @@ pub enum SpecialKind {
     Aux = 2,
     /// An immutable atomic box `{intval, lower}`.
     AtomicBox = 3,
-    /// A thread handle (later issues).
+    /// Reserved for thread handles; no object has this kind.
     Thread = 4,
-    /// A `jmp_buf` (later issues).
+    /// A `jmp_buf`: where `longjmp` may return to.
     JmpBuf = 5,
-    /// A stdio `FILE` (later issues).
+    /// A stdio `FILE`.
     File = 6,
     /// The `_Unwind_Context` handed to a personality function.
     UnwindContext = 7,
@@ -370,7 +370,7 @@ impl SourceLocation {
 }
 
 // ---------------------------------------------------------------------------
-// Compiled code: symbols and the generic entry (DESIGN §6).
+// Compiled code: symbols and the generic entry (docs/architecture.md, "The calling convention").
 // ---------------------------------------------------------------------------
 
 /// Symbol of the generic entry of compiled (or wrapper) function `NAME`:
@@ -569,7 +569,7 @@ pub struct ThreadAbi {
     pub unwind_frames: *mut FrameRecord,
 }
 
-/// What the unwinder knows of one frame (DESIGN §7). A compiled function
+/// What the unwinder knows of one frame (docs/architecture.md, "Exceptions and the unwinder"). A compiled function
 /// with a personality keeps one on its native stack, linked from
 /// [`ThreadAbi::unwind_frames`] while it runs; the runtime pushes a barrier
 /// record (null personality) wherever it calls compiled code, so an

@@ -1,7 +1,7 @@
 //! Shared helpers for the criterion benchmarks in `benches/benches/`.
 //!
 //! gimso's `free` never reuses memory on the spot: the collector reclaims it.
-//! Until the collector exists (issue 3), the benchmarks stand in for it by
+//! The benchmarks do not run the collector: they stand in for it by
 //! sweeping the benchmark's private heap as often as the collector's default
 //! trigger would run (every 1 MiB allocated with nothing live), re-marking
 //! the objects the benchmark keeps, and count that cost in the timings.

@@ -1,4 +1,4 @@
-//! The collector thread and its cycle (DESIGN §4):
+//! The collector thread and its cycle (docs/architecture.md, "The collector"):
 //!
 //! 1. clear all mark bits; turn on the store barrier and black allocation;
 //! 2. handshake: every thread flushes its allocation cache and scans its

@@ -1,4 +1,4 @@
-//! The collector: on-the-fly, concurrent, parallel, non-moving (DESIGN §4).
+//! The collector: on-the-fly, concurrent, parallel, non-moving (docs/architecture.md, "The collector").
 //!
 //! - [`thread`]: the registry of mutator threads, their state word,
 //!   `enter`/`exit`, the pollcheck, attach/detach, stop-the-world.

@@ -1,4 +1,4 @@
-//! The memory-safe C library surface compiled programs call (DESIGN §6).
+//! The memory-safe C library surface compiled programs call (docs/c-library.md).
 //!
 //! Every wrapper is defined with [`wrapper!`]: it exports the generic entry
 //! `gimso.fn.NAME` and the function object `gimso.obj.NAME` that code

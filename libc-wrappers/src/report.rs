@@ -1,6 +1,6 @@
 //! Safety reports raised by the wrappers themselves (argument and return
 //! sizes, misused `FILE` pointers, exceptions that reach a wrapper), in the
-//! format of `gimso_shadow::report` (DESIGN §9).
+//! format of `gimso_shadow::report` (docs/safety-reports.md).
 
 use gimso_abi::{FlightPtr, SourceLocation};
 use gimso_shadow::ObjRef;

@@ -1,4 +1,4 @@
-//! Signals with handlers compiled by gimso-cc (DESIGN §4, "safepoints").
+//! Signals with handlers compiled by gimso-cc (docs/architecture.md, "Threads and safepoints").
 //!
 //! A handler never runs on the native signal stack: the runtime's own
 //! native handler only marks the signal pending and asks the thread for a

@@ -1,4 +1,4 @@
-//! The unwinder's binding (DESIGN §7): the `_Unwind_*` functions compiled
+//! The unwinder's binding (docs/architecture.md, "Exceptions and the unwinder"): the `_Unwind_*` functions compiled
 //! code calls, `__gcc_personality_v0`, and the entry points the translated
 //! `invoke`/`landingpad` call. The algorithm is `gimso_unwind::engine`;
 //! this module calls personality and stop functions through the call ABI

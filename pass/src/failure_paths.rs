@@ -8,7 +8,7 @@
 //! loop's whole exit set (`computeEestimateBlockWeight`, fixed upstream
 //! later by caching the exits): quadratic in the loop's size, run twice per
 //! function by the code generator, and the largest single cost of compiling
-//! an interpreter loop (BENCHMARKS.md, "Twenty-first session").
+//! an interpreter loop (see BENCHMARKS.md, compile time).
 //!
 //! So once the clean-up pipeline is done, and only then (it keeps relying
 //! on the reports being `noreturn` and `cold`), each report is followed by

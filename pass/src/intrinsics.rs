@@ -14,116 +14,150 @@ use inkwell::values::FunctionValue;
 pub enum IntrinsicClass {
     /// No effect on program memory: kept as it is.
     NoMemory,
-    /// Accesses memory, and the translation gives it a checked meaning.
-    Handled(&'static str),
+    /// The translation gives it a checked meaning: how, and why in words.
+    Handled(Lowering, &'static str),
     /// Accesses memory with no checked form: a compile error.
     Rejected(&'static str),
 }
 
-/// Intrinsics the translation handles, by name prefix, with how.
-const HANDLED: &[(&str, &str)] = &[
-    ("llvm.memcpy", "a memmove with the capability rules"),
-    ("llvm.memmove", "a memmove with the capability rules"),
+/// How the translation lowers an intrinsic it handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lowering {
+    /// `memcpy` / `memmove`: a checked copy that carries capabilities.
+    MemTransfer,
+    /// `memset`: a checked fill that nulls the capabilities it overwrites.
+    MemSet,
+    /// `va_start`: the `va_list` points into the read-only argument object.
+    VaStart,
+    /// `va_copy`: a checked copy of the 24-byte `va_list`.
+    VaCopy,
+    /// An optimisation hint or debug record: no code.
+    Dropped,
+    /// `stacksave`: a null token (stack objects are capability objects).
+    NullToken,
+    /// Its first operand, capability included (annotations, invariant-group
+    /// barriers).
+    FirstOperand,
+    /// `objectsize`: "unknown" (0 for the minimum, all ones for the
+    /// maximum); the accesses themselves are checked.
+    ObjectSize,
+    /// `ptrmask`: the masked address with the operand's capability.
+    PtrMask,
+    /// `threadlocal.address`: this thread's copy of the variable.
+    ThreadLocal,
+    /// `eh.typeid.for`: the type's index in the module's type table.
+    TypeId,
+    /// Masked vector loads and stores: the enabled lanes' span checked.
+    Masked,
+    /// `is.constant`: false.
+    NotConstant,
+    /// `frameaddress` / `returnaddress` at level 0: an address without a
+    /// capability.
+    FrameAddress,
+    /// Kept as it is: it touches no program memory.
+    Kept,
+}
+
+/// Intrinsics the translation handles, by name prefix (the first match
+/// wins), with how.
+const HANDLED: &[(&str, Lowering, &str)] = &[
+    (
+        "llvm.memcpy",
+        Lowering::MemTransfer,
+        "a memmove with the capability rules",
+    ),
+    (
+        "llvm.memmove",
+        Lowering::MemTransfer,
+        "a memmove with the capability rules",
+    ),
     (
         "llvm.memset",
+        Lowering::MemSet,
         "a memset that nulls the capabilities it overwrites",
     ),
+    ("llvm.va_start", Lowering::VaStart, VARARGS),
+    ("llvm.va_copy", Lowering::VaCopy, VARARGS),
+    ("llvm.va_end", Lowering::Dropped, VARARGS),
+    ("llvm.lifetime.", Lowering::Dropped, HINT),
     (
-        "llvm.va_start",
-        "variadic arguments read from a read-only argument object",
+        "llvm.dbg.",
+        Lowering::Dropped,
+        "a debug record, kept as metadata",
     ),
-    (
-        "llvm.va_copy",
-        "variadic arguments read from a read-only argument object",
-    ),
-    (
-        "llvm.va_end",
-        "variadic arguments read from a read-only argument object",
-    ),
-    ("llvm.lifetime.", "an optimisation hint, dropped"),
-    ("llvm.invariant.", "an optimisation hint, dropped"),
-    (
-        "llvm.launder.invariant.group",
-        "an optimisation hint, dropped",
-    ),
-    (
-        "llvm.strip.invariant.group",
-        "an optimisation hint, dropped",
-    ),
+    ("llvm.invariant.", Lowering::Dropped, HINT),
+    ("llvm.launder.invariant.group", Lowering::FirstOperand, HINT),
+    ("llvm.strip.invariant.group", Lowering::FirstOperand, HINT),
     (
         "llvm.experimental.noalias.scope.decl",
-        "an optimisation hint, dropped",
+        Lowering::Dropped,
+        HINT,
     ),
-    ("llvm.assume", "an optimisation hint, dropped"),
-    ("llvm.prefetch", "an optimisation hint, dropped"),
+    ("llvm.assume", Lowering::Dropped, HINT),
+    ("llvm.prefetch", Lowering::Dropped, HINT),
+    ("llvm.sideeffect", Lowering::Dropped, HINT),
+    ("llvm.donothing", Lowering::Dropped, HINT),
     (
-        "llvm.stacksave",
-        "stack allocations are capability objects: a no-op",
+        "llvm.var.annotation",
+        Lowering::Dropped,
+        "an annotation, dropped",
     ),
     (
-        "llvm.stackrestore",
-        "stack allocations are capability objects: a no-op",
+        "llvm.ptr.annotation",
+        Lowering::FirstOperand,
+        "an annotation, dropped",
     ),
+    ("llvm.stacksave", Lowering::NullToken, STACK),
+    ("llvm.stackrestore", Lowering::Dropped, STACK),
     (
         "llvm.threadlocal.address",
+        Lowering::ThreadLocal,
         "thread-local variables are per-thread capability objects",
     ),
-    ("llvm.objectsize", "answered from the capability's bounds"),
+    (
+        "llvm.objectsize",
+        Lowering::ObjectSize,
+        "unknown; the accesses are checked",
+    ),
+    ("llvm.is.constant", Lowering::NotConstant, "false"),
     (
         "llvm.ptrmask",
+        Lowering::PtrMask,
         "pointer arithmetic that keeps the capability",
     ),
-    ("llvm.returnaddress", "a pointer without a capability"),
-    ("llvm.frameaddress", "a pointer without a capability"),
+    ("llvm.returnaddress", Lowering::FrameAddress, NO_CAP),
+    ("llvm.frameaddress", Lowering::FrameAddress, NO_CAP),
     (
         "llvm.addressofreturnaddress",
-        "a pointer without a capability",
+        Lowering::FrameAddress,
+        NO_CAP,
     ),
     (
-        "llvm.stackprotector",
-        "stack objects are capability objects: dropped",
+        "llvm.eh.typeid.for",
+        Lowering::TypeId,
+        "part of the Itanium exception support",
     ),
+    ("llvm.masked.", Lowering::Masked, MASKED),
+    ("llvm.x86.sse2.maskmov.dqu", Lowering::Masked, MASKED),
+    ("llvm.x86.avx.maskload.", Lowering::Masked, MASKED),
+    ("llvm.x86.avx2.maskload.", Lowering::Masked, MASKED),
+    ("llvm.x86.avx.maskstore.", Lowering::Masked, MASKED),
+    ("llvm.x86.avx2.maskstore.", Lowering::Masked, MASKED),
     (
-        "llvm.stackguard",
-        "stack objects are capability objects: dropped",
+        "llvm.x86.sse2.pause",
+        Lowering::Kept,
+        "a spin-wait hint that touches no memory",
     ),
-    ("llvm.eh.", "part of the Itanium exception support"),
-    // Clang -O2 turns switch tables of string pointers into relative tables
-    // read with this: the result points at another global than the table,
-    // so the translation must resolve it to that global's capability (or
-    // the driver must keep such tables as tables of pointers).
-    (
-        "llvm.load.relative",
-        "resolved to the capability of the global it points at",
-    ),
-    (
-        "llvm.masked.",
-        "the span of the enabled lanes is checked, then the access runs",
-    ),
-    (
-        "llvm.x86.sse2.maskmov.dqu",
-        "the span of the enabled lanes is checked, then the access runs",
-    ),
-    (
-        "llvm.x86.avx.maskload.",
-        "the span of the enabled lanes is checked, then the access runs",
-    ),
-    (
-        "llvm.x86.avx2.maskload.",
-        "the span of the enabled lanes is checked, then the access runs",
-    ),
-    (
-        "llvm.x86.avx.maskstore.",
-        "the span of the enabled lanes is checked, then the access runs",
-    ),
-    (
-        "llvm.x86.avx2.maskstore.",
-        "the span of the enabled lanes is checked, then the access runs",
-    ),
-    ("llvm.trap", "stops the program"),
-    ("llvm.debugtrap", "stops the program"),
-    ("llvm.ubsantrap", "stops the program"),
+    ("llvm.trap", Lowering::Kept, "stops the program"),
+    ("llvm.debugtrap", Lowering::Kept, "stops the program"),
+    ("llvm.ubsantrap", Lowering::Kept, "stops the program"),
 ];
+
+const VARARGS: &str = "variadic arguments read from a read-only argument object";
+const HINT: &str = "an optimisation hint, dropped";
+const STACK: &str = "stack allocations are capability objects: a no-op";
+const NO_CAP: &str = "an address without a capability (level 0 only)";
+const MASKED: &str = "the span of the enabled lanes is checked, then the access runs";
 
 /// Intrinsics rejected whatever their attributes say, with why.
 const REJECTED: &[(&str, &str)] = &[
@@ -156,6 +190,21 @@ const REJECTED: &[(&str, &str)] = &[
     ("llvm.gcread", "statepoints belong to another collector"),
     ("llvm.gcwrite", "statepoints belong to another collector"),
     ("llvm.clear_cache", "it operates on raw code memory"),
+    // Clang -O2 with a PIC target machine turns switch tables of string
+    // pointers into relative tables read with this; the optimiser runs
+    // with a static one so that they stay tables of pointers.
+    (
+        "llvm.load.relative",
+        "a relative table of addresses carries no capabilities",
+    ),
+    (
+        "llvm.stackprotector",
+        "stack objects are capability objects; the stack protector is not used",
+    ),
+    (
+        "llvm.stackguard",
+        "stack objects are capability objects; the stack protector is not used",
+    ),
 ];
 
 /// Bits of an LLVM 16 `MemoryEffects` value for inaccessible memory
@@ -171,8 +220,8 @@ pub fn classify(callee: FunctionValue<'_>) -> Option<IntrinsicClass> {
     if let Some((_, why)) = REJECTED.iter().find(|(p, _)| name.starts_with(p)) {
         return Some(IntrinsicClass::Rejected(why));
     }
-    if let Some((_, how)) = HANDLED.iter().find(|(p, _)| name.starts_with(p)) {
-        return Some(IntrinsicClass::Handled(how));
+    if let Some(&(_, lowering, how)) = HANDLED.iter().find(|(p, ..)| name.starts_with(p)) {
+        return Some(IntrinsicClass::Handled(lowering, how));
     }
     let kind = Attribute::get_named_enum_kind_id("memory");
     let effects = callee

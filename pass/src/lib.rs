@@ -1,4 +1,4 @@
-//! The gimso compiler pass: an LLVM 16 IR → IR translator (DESIGN.md §8),
+//! The gimso compiler pass: an LLVM 16 IR → IR translator (docs/translation.md),
 //! and the `gimso-cc` / `gimso-c++` drivers around it.
 //!
 //! A source file goes through [`driver`]'s pipeline: clang-16 compiles it
@@ -40,7 +40,7 @@ pub mod libc_names;
 pub mod location;
 pub mod module;
 pub mod optimize;
-mod param_reach;
+pub mod param_reach;
 pub mod personality;
 pub mod prepare;
 pub mod reject;

@@ -1,5 +1,5 @@
 //! The optimiser before the pass, without the promises that let it delete
-//! the user's bugs (DESIGN §8).
+//! the user's bugs (docs/translation.md, "The -O2 guards").
 //!
 //! clang's own `-O2` pipeline trusts attributes that C headers and the
 //! front end attach: `__attribute__((malloc))` makes `malloc`'s result

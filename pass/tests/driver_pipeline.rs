@@ -11,12 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use gimso_pass::driver::args::{Mode, parse};
-use gimso_pass::driver::pipeline::{
-    BACK_HALF_FLAGS, DriverError, EXIT_INTERNAL, FRONT_HALF_FLAGS, FRONT_HALF_NO_PASSES,
-    PREPROCESSOR_FLAGS, RUNTIME_LIB, back_half_user_flags, dependency_defaults, find_runtime,
-    in_process_back_half, render_command, rewrite_link_errors, system_header_dir,
-    verify_translated, version_line, wants_debug,
+use gimso_pass::driver::errors::{DriverError, EXIT_INTERNAL};
+use gimso_pass::driver::flags::{
+    BACK_HALF_FLAGS, FRONT_HALF_FLAGS, FRONT_HALF_NO_PASSES, PREPROCESSOR_FLAGS,
+    back_half_user_flags, dependency_defaults, in_process_back_half, wants_debug,
 };
+use gimso_pass::driver::link_errors::rewrite_link_errors;
+use gimso_pass::driver::pass_step::verify_translated;
+use gimso_pass::driver::pipeline::{render_command, version_line};
+use gimso_pass::driver::toolchain::{RUNTIME_LIB, find_runtime, system_header_dir};
 use inkwell::context::Context;
 
 const GIMSO_CC: &str = env!("CARGO_BIN_EXE_gimso-cc");

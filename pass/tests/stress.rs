@@ -1,4 +1,4 @@
-//! `llvm-stress-16` output (the fuzz corpus of DESIGN §8): the loader and the
+//! `llvm-stress-16` output (the fuzz corpus of docs/testing.md, "Pass fuzzing"): the loader and the
 //! checker must handle it without crashing, it uses nothing rejected, and
 //! its translation verifies.
 //!

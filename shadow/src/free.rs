@@ -1,4 +1,4 @@
-//! `free`: every error case of DESIGN §2, then `upper = lower` and `FREE`.
+//! `free`: every error case of docs/architecture.md, "Flight pointers and objects", then `upper = lower` and `FREE`.
 //!
 //! A double free from one thread, or from threads ordered by
 //! synchronisation, is always reported; see `free_at` for the one race in

@@ -1,4 +1,4 @@
-//! Capability objects: the object model of `../shared/DESIGN.md` §2–§3.
+//! Capability objects: the object model of docs/architecture.md.
 //!
 //! Every object is `[ header (16 B) | payload ]`; a capability is the
 //! payload address (`lower`). This crate owns everything that reads or

@@ -1,4 +1,4 @@
-//! Safety reports (DESIGN §9): one report on stderr, then the program stops.
+//! Safety reports (docs/safety-reports.md): one report on stderr, then the program stops.
 //!
 //! ```text
 //! gimso: safety error: out-of-bounds write

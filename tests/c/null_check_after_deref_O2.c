@@ -1,7 +1,7 @@
 /* gimso-test
  * expect: error access through pointer with null capability
  * line: 10
- * native: DESIGN 8: plain clang -O2 deletes the null check after the dereference
+ * native: plain clang -O2 deletes the null check after the dereference
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* gimso-test
  * expect: error use after free
  * line: 14
- * native: DESIGN 8: plain clang -O2 may fold the malloc/free pair away
+ * native: plain clang -O2 may fold the malloc/free pair away
  */
 #include <stdio.h>
 #include <stdlib.h>

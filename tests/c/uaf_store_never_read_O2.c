@@ -1,7 +1,7 @@
 /* gimso-test
  * expect: error use after free
  * line: 13
- * native: DESIGN 8: plain clang -O2 deletes the dead store and the allocation
+ * native: plain clang -O2 deletes the dead store and the allocation
  */
 #include <stdio.h>
 #include <stdlib.h>

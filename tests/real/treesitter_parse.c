@@ -1,4 +1,4 @@
-/* tree-sitter under gimso (issue 6): its C grammar parses the C files named
+/* tree-sitter under gimso: its C grammar parses the C files named
  * on the command line, then each file again incrementally after an edit
  * (a space inserted in the middle, then removed). Prints node counts,
  * depth, error flags and a hash of each tree's S-expression, to compare

@@ -1,4 +1,4 @@
-/* libwebp under gimso (issue 6): lossy and lossless encoding of generated
+/* libwebp under gimso: lossy and lossless encoding of generated
  * RGB and RGBA images through libwebp's simple API, decoded back to RGB,
  * RGBA and BGRA; prints sizes and hashes to compare with the plain build.
  * The lossless RGB image must come back byte for byte.

@@ -1,4 +1,4 @@
-//! The Itanium two-phase unwinder on gimso's call ABI (DESIGN §7).
+//! The Itanium two-phase unwinder on gimso's call ABI (docs/architecture.md, "Exceptions and the unwinder").
 //!
 //! Compiled functions with a personality keep a [`FrameRecord`] on their
 //! native stack, linked from the thread while they run, and set its LSDA

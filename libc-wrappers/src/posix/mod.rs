@@ -19,9 +19,9 @@
 //!
 //! Every pointer argument is checked for exactly the bytes the call reads
 //! or writes, *before* the call does anything (a short buffer passed to
-//! `read` is reported before a byte is read). Data moves through private
-//! buffers: the kernel never writes into program objects directly, so the
-//! capabilities of the bytes written are nulled as `memset` would. Every
+//! `read` is reported before a byte is read). Reads land in the program's
+//! object directly and leave its capabilities as integer stores would
+//! ([`fd`]'s `read_into`); other data moves through private buffers. Every
 //! call that may block runs exited ([`sys`]), so the collector never waits
 //! for it; errno is taken inside the exited section (re-entering may
 //! itself touch libc's errno) and copied into the program's.

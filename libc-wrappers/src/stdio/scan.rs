@@ -426,165 +426,181 @@ pub fn scan(fmt: &[u8], input: &mut impl Input, args: &mut impl ArgSource) -> i3
             }
         }
         i += 1;
-        let mut spec = Spec {
-            suppress: false,
-            width: None,
-            alloc: false,
-            length: b"",
-            conv: 0,
-        };
-        if fmt.get(i) == Some(&b'*') {
-            spec.suppress = true;
-            i += 1;
-        }
-        let mut width = 0usize;
-        let mut has_width = false;
-        while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
-            width = width.saturating_mul(10).saturating_add((d - b'0') as usize);
-            has_width = true;
-            i += 1;
-        }
-        if fmt.get(i) == Some(&b'$') {
-            // Positional conversions are not supported.
-            return done;
-        }
-        if has_width && width > 0 {
-            spec.width = Some(width);
-        }
-        if fmt.get(i) == Some(&b'm') {
-            spec.alloc = true;
-            i += 1;
-        }
-        const LENGTHS: [&[u8]; 9] = [b"hh", b"ll", b"h", b"l", b"L", b"q", b"j", b"z", b"t"];
-        if let Some(m) = LENGTHS
-            .iter()
-            .find(|m| fmt[i.min(fmt.len())..].starts_with(m))
-        {
-            spec.length = m;
-            i += m.len();
-        }
-        let Some(&conv) = fmt.get(i) else {
+        let Some(spec) = parse_spec(fmt, &mut i) else {
             return done;
         };
-        i += 1;
-        spec.conv = conv;
-        let max = spec.width.unwrap_or(usize::MAX);
-        if !matches!(conv, b'[' | b'c' | b'n') && !skip_space(input) {
+        if !matches!(spec.conv, b'[' | b'c' | b'n') && !skip_space(input) {
             return input_failure(done);
         }
-        match conv {
-            b'%' => match input.get() {
-                None => return input_failure(done),
-                Some(b'%') => {}
-                Some(x) => {
-                    input.unget(x);
-                    return done;
-                }
-            },
-            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' | b'p' => {
-                let base = match conv {
-                    b'd' | b'u' => 10,
-                    b'i' => 0,
-                    b'o' => 8,
-                    _ => 16,
-                };
-                let (negative, m) = match scan_int(input, max, base) {
-                    Ok(v) => v,
-                    Err(Stop::Input) => return input_failure(done),
-                    Err(Stop::Match) => return done,
-                };
-                if spec.suppress {
-                    continue;
-                }
-                let v = if matches!(conv, b'd' | b'i') {
-                    signed_value(negative, m)
-                } else {
-                    unsigned_value(negative, m)
-                };
-                let dest = args.ptr();
-                if conv == b'p' {
-                    mem::store_ptr(
-                        dest,
-                        FlightPtr {
-                            intval: v as usize,
-                            lower: 0,
-                        },
-                    );
-                } else {
-                    mem::write_int(dest, &v.to_ne_bytes()[..spec.int_size()]);
-                }
-                done += 1;
-            }
-            b'f' | b'e' | b'g' | b'a' | b'E' | b'G' | b'F' | b'A' => {
-                let text = match scan_float(input, max) {
-                    Ok(t) => t,
-                    Err(Stop::Input) => return input_failure(done),
-                    Err(Stop::Match) => return done,
-                };
-                if spec.suppress {
-                    continue;
-                }
-                let bytes = float_bytes(&text, spec.float_size());
-                mem::write_int(args.ptr(), &bytes);
-                done += 1;
-            }
-            b'c' => {
-                let want = spec.width.unwrap_or(1);
-                let mut got = Vec::new();
-                while got.len() < want {
-                    match input.get() {
-                        Some(c) => got.push(c),
-                        None => break,
-                    }
-                }
-                if got.is_empty() {
-                    return input_failure(done);
-                }
-                if !spec.suppress {
-                    store_chars(args, &spec, &got, false);
-                    done += 1;
-                }
-            }
-            b's' => {
-                let mut got = Vec::new();
-                while let Some(c) = take(input, got.len(), max, |c| !is_space(c)) {
-                    got.push(c);
-                }
-                if !spec.suppress {
-                    store_chars(args, &spec, &got, true);
-                    done += 1;
-                }
-            }
-            b'[' => {
-                let Some(set) = parse_set(fmt, &mut i) else {
-                    return done;
-                };
-                let mut got = Vec::new();
-                while let Some(c) = take(input, got.len(), max, |c| set[c as usize]) {
-                    got.push(c);
-                }
-                if got.is_empty() {
-                    return if input_at_end(input) {
-                        input_failure(done)
-                    } else {
-                        done
-                    };
-                }
-                if !spec.suppress {
-                    store_chars(args, &spec, &got, true);
-                    done += 1;
-                }
-            }
-            b'n' => {
-                if !spec.suppress {
-                    let n = input.consumed() as u64;
-                    mem::write_int(args.ptr(), &n.to_ne_bytes()[..spec.int_size()]);
-                }
-            }
-            _ => return done,
+        match convert(&spec, fmt, &mut i, input, args) {
+            Ok(assigned) => done += i32::from(assigned),
+            Err(Stop::Input) => return input_failure(done),
+            Err(Stop::Match) => return done,
         }
     }
     done
+}
+
+/// The conversion specification after a `%` at `fmt[*i]` (flags, width,
+/// `m`, length, conversion), moving `*i` past it; `None` at the end of
+/// the format or for a positional (`n$`) conversion, which is not
+/// supported.
+fn parse_spec(fmt: &[u8], i: &mut usize) -> Option<Spec> {
+    let mut spec = Spec {
+        suppress: false,
+        width: None,
+        alloc: false,
+        length: b"",
+        conv: 0,
+    };
+    if fmt.get(*i) == Some(&b'*') {
+        spec.suppress = true;
+        *i += 1;
+    }
+    let mut width = 0usize;
+    let mut has_width = false;
+    while let Some(d) = fmt.get(*i).filter(|d| d.is_ascii_digit()) {
+        width = width.saturating_mul(10).saturating_add((d - b'0') as usize);
+        has_width = true;
+        *i += 1;
+    }
+    if fmt.get(*i) == Some(&b'$') {
+        return None;
+    }
+    if has_width && width > 0 {
+        spec.width = Some(width);
+    }
+    if fmt.get(*i) == Some(&b'm') {
+        spec.alloc = true;
+        *i += 1;
+    }
+    const LENGTHS: [&[u8]; 9] = [b"hh", b"ll", b"h", b"l", b"L", b"q", b"j", b"z", b"t"];
+    if let Some(m) = LENGTHS
+        .iter()
+        .find(|m| fmt[(*i).min(fmt.len())..].starts_with(m))
+    {
+        spec.length = m;
+        *i += m.len();
+    }
+    spec.conv = *fmt.get(*i)?;
+    *i += 1;
+    Some(spec)
+}
+
+/// Runs one conversion (leading white space already skipped where it
+/// applies); whether it assigned. A scan set's `]` is read from `fmt` at
+/// `*i`.
+fn convert(
+    spec: &Spec,
+    fmt: &[u8],
+    i: &mut usize,
+    input: &mut impl Input,
+    args: &mut impl ArgSource,
+) -> Result<bool, Stop> {
+    let max = spec.width.unwrap_or(usize::MAX);
+    let conv = spec.conv;
+    match conv {
+        b'%' => match input.get() {
+            None => Err(Stop::Input),
+            Some(b'%') => Ok(false),
+            Some(x) => {
+                input.unget(x);
+                Err(Stop::Match)
+            }
+        },
+        b'd' | b'i' | b'u' | b'o' | b'x' | b'X' | b'p' => {
+            let base = match conv {
+                b'd' | b'u' => 10,
+                b'i' => 0,
+                b'o' => 8,
+                _ => 16,
+            };
+            let (negative, m) = scan_int(input, max, base)?;
+            if spec.suppress {
+                return Ok(false);
+            }
+            let v = if matches!(conv, b'd' | b'i') {
+                signed_value(negative, m)
+            } else {
+                unsigned_value(negative, m)
+            };
+            let dest = args.ptr();
+            if conv == b'p' {
+                mem::store_ptr(
+                    dest,
+                    FlightPtr {
+                        intval: v as usize,
+                        lower: 0,
+                    },
+                );
+            } else {
+                mem::write_int(dest, &v.to_ne_bytes()[..spec.int_size()]);
+            }
+            Ok(true)
+        }
+        b'f' | b'e' | b'g' | b'a' | b'E' | b'G' | b'F' | b'A' => {
+            let text = scan_float(input, max)?;
+            if spec.suppress {
+                return Ok(false);
+            }
+            let bytes = float_bytes(&text, spec.float_size());
+            mem::write_int(args.ptr(), &bytes);
+            Ok(true)
+        }
+        b'c' => {
+            let want = spec.width.unwrap_or(1);
+            let mut got = Vec::new();
+            while got.len() < want {
+                match input.get() {
+                    Some(c) => got.push(c),
+                    None => break,
+                }
+            }
+            if got.is_empty() {
+                return Err(Stop::Input);
+            }
+            if !spec.suppress {
+                store_chars(args, spec, &got, false);
+            }
+            Ok(!spec.suppress)
+        }
+        b's' => {
+            let mut got = Vec::new();
+            while let Some(c) = take(input, got.len(), max, |c| !is_space(c)) {
+                got.push(c);
+            }
+            if !spec.suppress {
+                store_chars(args, spec, &got, true);
+            }
+            Ok(!spec.suppress)
+        }
+        b'[' => {
+            let set = parse_set(fmt, i).ok_or(Stop::Match)?;
+            let mut got = Vec::new();
+            while let Some(c) = take(input, got.len(), max, |c| set[c as usize]) {
+                got.push(c);
+            }
+            if got.is_empty() {
+                return Err(if input_at_end(input) {
+                    Stop::Input
+                } else {
+                    Stop::Match
+                });
+            }
+            if !spec.suppress {
+                store_chars(args, spec, &got, true);
+            }
+            Ok(!spec.suppress)
+        }
+        b'n' => {
+            if !spec.suppress {
+                let n = input.consumed() as u64;
+                mem::write_int(args.ptr(), &n.to_ne_bytes()[..spec.int_size()]);
+            }
+            Ok(false)
+        }
+        _ => Err(Stop::Match),
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! `gimso-cc`: a drop-in C compiler that makes the program memory safe
-//! (DESIGN §8). All the work is in [`gimso_pass::driver`].
+//! (docs/gimso-cc.md). All the work is in [`gimso_pass::driver`].
 
 #[path = "common/malloc.rs"]
 mod malloc;

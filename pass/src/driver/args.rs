@@ -66,7 +66,7 @@ pub struct Invocation {
     /// or text) instead of an object file or assembly.
     pub emit_llvm: bool,
     /// `--gimso-libdir=DIR`: where `libgimso.a` is (see
-    /// [`crate::driver::pipeline::find_runtime`]).
+    /// [`crate::driver::toolchain::find_runtime`]).
     pub gimso_libdir: Option<PathBuf>,
     /// Sources are C++ (`gimso-c++`, or `-x c++`).
     pub cxx: bool,

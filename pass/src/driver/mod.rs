@@ -1,13 +1,26 @@
-//! The `gimso-cc` driver (DESIGN §8): a drop-in C compiler command line.
+//! The `gimso-cc` driver (docs/gimso-cc.md): a drop-in C compiler command line.
 //!
 //! - [`args`]: the command line, parsed into an [`args::Invocation`].
-//! - [`pipeline`]: running it: `clang-16 -O<n> -emit-llvm` (with the flags
-//!   that keep UB-based deletions away from memory operations) → the pass
-//!   in process → `clang-16 -c` → link with `libgimso.a`.
+//! - [`pipeline`]: running it: `clang-16 -O<n> -emit-llvm` (with the
+//!   [`flags`] that keep UB-based deletions away from memory operations) →
+//!   the pass in process ([`pass_step`]) → code generation → link with
+//!   `libgimso.a` ([`toolchain`] finds it and the linker; [`link_errors`]
+//!   rewrites what the linker says about gimso's symbols).
+//! - [`errors`], [`diagnostics`], [`panics`], [`temp`], [`environment`]:
+//!   what every step shares.
 //! - [`main`]: the whole program, for the thin `gimso-cc` binary.
 
 pub mod args;
+pub mod diagnostics;
+pub mod environment;
+pub mod errors;
+pub mod flags;
+pub mod link_errors;
+pub mod panics;
+pub mod pass_step;
 pub mod pipeline;
+pub mod temp;
+pub mod toolchain;
 
 /// Runs `gimso-cc` with `args` (without the program name) in the process's
 /// environment and returns the exit status.
@@ -26,7 +39,7 @@ fn invoked_as_cxx() -> bool {
 
 /// Runs the driver for C (`gimso-cc`) or C++ (`gimso-c++`).
 pub fn main_as(args: &[String], cxx: bool) -> i32 {
-    pipeline::install_panic_hook();
+    panics::install_panic_hook();
     let inv = match args::parse_as(args, cxx) {
         Ok(inv) => inv,
         Err(e) => {
@@ -34,7 +47,7 @@ pub fn main_as(args: &[String], cxx: bool) -> i32 {
             return 1;
         }
     };
-    let env = pipeline::Environment::from_process();
+    let env = environment::Environment::from_process();
     match pipeline::run(&inv, &env) {
         Ok(()) => 0,
         Err(e) => {

@@ -1,4 +1,4 @@
-//! Reading and writing values in the thread's CC buffers (DESIGN §6): the
+//! Reading and writing values in the thread's CC buffers (docs/architecture.md, "The calling convention"): the
 //! generic entry convention's arguments and return values. Used by
 //! translated bodies, by the generic entry in front of a direct body and by
 //! the thunks that take a direct call to the generic entry ([`super::direct`]).

@@ -1,4 +1,4 @@
-//! Direct calls (DESIGN §6, "a fast register entry guarded by a signature
+//! Direct calls (docs/translation.md, "Direct bodies": "a fast register entry guarded by a signature
 //! hash"): a compiled function's body takes its arguments and returns its
 //! value in registers, each pointer as two values (intval, lower), instead
 //! of through the thread's CC buffers.

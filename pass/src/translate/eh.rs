@@ -1,4 +1,4 @@
-//! Exception-handling data (DESIGN §7): one LSDA object per `landingpad`,
+//! Exception-handling data (docs/translation.md, "Exceptions, unwinding and setjmp"): one LSDA object per `landingpad`,
 //! in the format `gimso.h` documents (`gimso_eh_landing_pad`).
 //!
 //! The objects are made as ordinary constant globals of the original

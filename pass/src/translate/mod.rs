@@ -1,5 +1,5 @@
-//! The translation of a prepared module to the gimso semantics (DESIGN §6,
-//! §8; spec "Basic Operations" to "Intrinsics").
+//! The translation of a prepared module to the gimso semantics
+//! (docs/translation.md; spec "Basic Operations" to "Intrinsics").
 //!
 //! Every original function `f` gets a new body `gimso.fn.f` with the
 //! generic entry signature `{i64, i64} (ptr thread, ptr callee_lower, i64
@@ -16,6 +16,7 @@
 //!   [`globals`]: objects, module start-up and `main`.
 
 mod buffers;
+mod cfg;
 mod consts;
 mod direct;
 mod eh;

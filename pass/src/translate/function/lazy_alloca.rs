@@ -28,9 +28,10 @@ use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAPHINode};
 
+use super::super::cfg::Cfg;
 use super::super::consts::Tx;
 use super::super::layout::has_ptr;
-use super::super::ll::{B, Ll, V};
+use super::super::ll::{Ll, V};
 use super::super::runtime::call;
 use super::FnTx;
 use super::unwinding::SETJMP_NAMES;
@@ -50,65 +51,6 @@ pub(super) struct LazyAllocas {
     pub derived: HashSet<V>,
     /// Zeroing memsets translated with their alloca's creation.
     pub done: HashSet<V>,
-}
-
-/// Immediate dominators of the blocks of `order` (reverse post-order of
-/// the reachable blocks; index 0 is the entry), as indices into `order`
-/// (Cooper, Harvey and Kennedy's iterative algorithm).
-fn immediate_dominators(ll: &Ll, order: &[B]) -> Vec<usize> {
-    let index: HashMap<B, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-    for (i, &b) in order.iter().enumerate() {
-        if let Some(term) = ll.terminator(b) {
-            for s in ll.successors(term) {
-                if let Some(&si) = index.get(&s) {
-                    preds[si].push(i);
-                }
-            }
-        }
-    }
-    const NONE: usize = usize::MAX;
-    let mut idom = vec![NONE; order.len()];
-    if order.is_empty() {
-        return idom;
-    }
-    idom[0] = 0;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in 1..order.len() {
-            let mut new = NONE;
-            for &p in &preds[b] {
-                if idom[p] == NONE {
-                    continue;
-                }
-                new = if new == NONE {
-                    p
-                } else {
-                    common_dominator(&idom, p, new)
-                };
-            }
-            if new != NONE && idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    idom
-}
-
-/// The nearest common dominator of blocks `a` and `b` (reverse post-order
-/// indices whose dominators are known).
-fn common_dominator(idom: &[usize], mut a: usize, mut b: usize) -> usize {
-    while a != b {
-        while a > b {
-            a = idom[a];
-        }
-        while b > a {
-            b = idom[b];
-        }
-    }
-    a
 }
 
 /// Whether `inst` calls `setjmp` or another function that returns twice.
@@ -166,17 +108,16 @@ fn is_lifetime_marker(ll: &Ll, inst: V) -> bool {
 
 impl FnTx<'_, '_, '_> {
     /// Decides, for every escaping static alloca of the entry block, where
-    /// it is created (module docs). `order` is the reverse post-order of
-    /// the reachable blocks.
-    pub(super) fn plan_lazy_allocas(&mut self, order: &[B]) {
+    /// it is created (module docs).
+    pub(super) fn plan_lazy_allocas(&mut self, cfg: &Cfg) {
+        let order = &cfg.order;
         let ll = &self.m.ll;
         let Some(&entry) = order.first() else { return };
         let blocks_insts: Vec<Vec<V>> = order.iter().map(|&b| ll.instructions(b)).collect();
         if blocks_insts.iter().flatten().any(|&i| returns_twice(ll, i)) {
             return;
         }
-        let index: HashMap<B, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-        let idom = immediate_dominators(ll, order);
+        let index = &cfg.index;
         for &a in &blocks_insts[0] {
             if ll.opcode(a) != LLVMOpcode::LLVMAlloca
                 || ll.const_int_value(ll.operand(a, 0)).is_none()
@@ -223,7 +164,7 @@ impl FnTx<'_, '_, '_> {
             let Some(dom) = points
                 .iter()
                 .map(|&(b, _)| b)
-                .reduce(|x, y| common_dominator(&idom, x, y))
+                .reduce(|x, y| cfg.common_dominator(x, y))
             else {
                 continue; // unused, or used only in unreachable code
             };

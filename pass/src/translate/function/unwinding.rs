@@ -1,4 +1,4 @@
-//! Exceptions in a translated body (DESIGN §7, spec "Invoke", "Landing
+//! Exceptions in a translated body (docs/translation.md, "Exceptions, unwinding and setjmp"; spec "Invoke", "Landing
 //! Pad", "Resume"): the frame record of a function with a personality,
 //! the exception check after every call, landing pads and `resume`.
 

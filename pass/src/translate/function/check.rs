@@ -1,0 +1,369 @@
+//! The check before every access through a pointer: bounds, alignment,
+//! liveness and write permission, merged with the checks that dominate it.
+
+use super::*;
+use crate::translate::consts::StaticBounds;
+
+/// What an access check must still test after merging ([`FnTx::plan_check`]).
+struct CheckPlan {
+    need: checked::Need,
+    /// The access's constant offset from its root.
+    off: i64,
+    /// The bytes to check, `root + [span.0, span.0 + span.1)`: the access's
+    /// own unless widened to cover later ones.
+    span: (i64, u64),
+    covered: Option<widen::Covered>,
+    /// A global defined here: its bounds are constants.
+    fixed: Option<StaticBounds>,
+    /// The object's size, when a constant (a global, a stack object).
+    size_known: Option<u64>,
+}
+
+/// The values the bounds compare of one check is built from.
+#[derive(Clone, Copy)]
+struct BoundsTest {
+    addr: V,
+    lower: V,
+    cap: V,
+    off: i64,
+    span: (i64, u64),
+    fixed: Option<StaticBounds>,
+    size_known: Option<u64>,
+    /// Whether the null test before it is one the code generator may fold
+    /// into the header load.
+    implicit: bool,
+}
+
+impl FnTx<'_, '_, '_> {
+    /// The inline access check of `size` bytes at `p`: the parts earlier
+    /// checks on every path here do not imply ([`checked`]).
+    pub(super) fn check(&mut self, p: Tx, size: u64, align: u64, write: bool) {
+        if let Some(plan) = self.plan_check(p, size, align, write) {
+            self.emit_check(p, size, align, write, plan);
+        }
+    }
+
+    /// What the check of `size` bytes at `p` must still test, or `None`
+    /// when nothing (trusted, proven statically, or implied by the checks
+    /// that dominate it). Records this check as passed for later ones.
+    fn plan_check(&mut self, p: Tx, size: u64, align: u64, write: bool) -> Option<CheckPlan> {
+        if self.trusted_ptr(p) {
+            return None;
+        }
+        if let Some(cap) = p.cap {
+            if self.m.passes_statically(p.int, cap, size, align, write) {
+                self.m.stats.static_checks += 1;
+                return None;
+            }
+        }
+        let (root, off) = self.const_gep.get(&p.int).copied().unwrap_or((p.int, 0));
+        // The bounds to check: `root + [span.0, span.0 + span.1)`, this
+        // access's own unless widened to the later ones ([`widen`]).
+        let mut span = (off, size);
+        let mut covered = None;
+        let mut need = match p.cap {
+            Some(cap) => {
+                let mut need = self.checked.need(cap, root, off, size, align, write);
+                if need.bounds != Bounds::Known {
+                    if let Some(w) = self.widening(root, off) {
+                        let wsize = (w.hi - w.lo) as u64;
+                        let wide = self.checked.need(cap, root, w.lo, wsize, 1, false);
+                        need.bounds = wide.bounds;
+                        self.checked.passed(cap, root, w.lo, wsize, 1, false);
+                        span = (w.lo, wsize);
+                        covered = Some(w);
+                        self.m.stats.widened_checks += 1;
+                    }
+                }
+                self.checked.passed(cap, root, off, size, align, write);
+                need
+            }
+            None => checked::Need {
+                bounds: Bounds::Both,
+                align: align > 1,
+                readonly: write,
+                nonnull: false,
+            },
+        };
+        // An address at or above a point already known to be at or above
+        // `lower` (a non-negative index from a checked root) needs no lower
+        // compare.
+        if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
+            if let Some(cap) = p.cap {
+                let var = self.var_gep.get(&root).copied();
+                // Below it, a check through the same root passed (so the
+                // capability is not null either) ...
+                let checked_below =
+                    var.is_some_and(|(vroot, min)| self.checked.lower_known(cap, vroot, min));
+                // ... or it lies at a non-negative distance from the
+                // capability's own value, `lower` itself (a global indexed
+                // from its start, `table[i & 255]`), which says nothing
+                // about null.
+                let from_lower = match var {
+                    Some((vroot, min)) => vroot == cap && min >= 0,
+                    None => root == cap || self.m.const_at_or_above(root, cap),
+                };
+                if checked_below || from_lower {
+                    need.bounds = need.bounds.without_lower();
+                }
+                need.nonnull |= checked_below;
+            }
+        }
+        // A global's payload address is a constant the link defines.
+        if p.cap.is_some_and(|c| self.m.global_payload(c)) {
+            need.nonnull = true;
+        }
+        // A global defined here: its bounds and read-only flag are constants.
+        let fixed = p.cap.and_then(|c| self.m.static_upper(c));
+        if let Some(f) = fixed {
+            need.nonnull = true;
+            need.readonly &= f.readonly;
+        }
+        let stack_size = p.cap.and_then(|c| self.sized_caps.get(&c).copied());
+        if stack_size.is_some() {
+            // A stack object of this frame: never read-only.
+            need.readonly = false;
+        }
+        let size_known = fixed.map(|f| f.size).or(stack_size);
+        if size_known.is_some() {
+            need.nonnull = true;
+        }
+        if need.nothing() {
+            self.m.stats.merged_checks += 1;
+            return None;
+        }
+        Some(CheckPlan {
+            need,
+            off,
+            span,
+            covered,
+            fixed,
+            size_known,
+        })
+    }
+
+    /// Emits the tests `plan` leaves for the access of `size` bytes at `p`:
+    /// the guards before the bounds (alignment, null, read-only), the
+    /// bounds compare, and the failure block.
+    fn emit_check(&mut self, p: Tx, size: u64, align: u64, write: bool, plan: CheckPlan) {
+        let CheckPlan {
+            need,
+            off,
+            span,
+            covered,
+            fixed,
+            size_known,
+        } = plan;
+        if need.bounds == Bounds::Both {
+            self.m.stats.checks += 1;
+        } else {
+            self.m.stats.narrowed_checks += 1;
+        }
+        let ll = &self.m.ll;
+        let i64 = ll.i64();
+        let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
+        let addr = ll.ptrtoint(p.int, i64);
+        let lower = ll.ptrtoint(cap, i64);
+        let site = self.site();
+        let bits = access_bits(size, align, write);
+        let (pi, pc) = (p.int, cap);
+        // A capability not known to be non-null is tested first, on its own
+        // branch, so its header can then be read directly. The bounds are
+        // `addr >= lower` as a signed compare, so an address at or above
+        // 2^63 fails there and `addr + size` cannot wrap in the unsigned
+        // compare with `upper` (objects lie far below 2^63). All failure
+        // edges meet in one block that ends the path (a failed check never
+        // passes later: upper only shrinks, READONLY is never cleared), so
+        // nothing joins back and the optimiser sees straight-line code.
+        // The null test is one the code generator may fold into the first
+        // header load after it (LLVM's implicit null checks, see
+        // `Ll::make_implicit`): a null capability's header lies in the
+        // top page of the address space, so the load faults and the
+        // runtime's fault handler (`gimso_libc_wrappers::null_faults`)
+        // resumes at the failure block. Three shapes let the fold happen:
+        // the alignment test fails into a block of its own (sharing the
+        // null test's would make `simplifycfg` merge both tests into one
+        // branch, which drops the mark); `upper` is compared first; and it
+        // is compared as `addr < upper - (size - 1)`, so the header load
+        // depends on nothing computed from the address (LLVM does not fold
+        // a null test past an instruction that reads a register the
+        // failure block uses).
+        let implicit = !need.nonnull && self.m.options.implicit_null_checks;
+        // The report of this access; it ends the program (the runtime
+        // never returns from it).
+        let fail = |ll: &super::super::ll::Ll| {
+            call(
+                ll,
+                "gimso_access_failed",
+                &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
+            );
+            ll.unreachable();
+        };
+        let ll = &self.m.ll;
+        let bad = ll.append_block(self.new, "");
+        // Alignment and the read-only flag get a branch each: a masked
+        // zero test is one `test` only as the first condition of a chain
+        // (LLVM merges consecutive cheap branches into one `and` chain and
+        // computes the later masks in the first block, a copy and an `and`
+        // each), and two zero tests in one chain become an `or` of both
+        // masks. So alignment comes first, even before the null test (which
+        // needs no mask), and the read-only flag is a byte of the header
+        // tested in a block of its own (its load keeps it out of the
+        // chain).
+        if need.align {
+            let mis = ll.and(addr, ll.i64c(align - 1));
+            let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0));
+            let go = ll.append_block(self.new, "");
+            if implicit {
+                let misaligned = ll.append_block(self.new, "");
+                ll.cond_br(aligned, go, misaligned);
+                ll.position_at_end(misaligned);
+                fail(ll);
+            } else {
+                ll.cond_br(aligned, go, bad);
+            }
+            ll.position_at_end(go);
+        }
+        if !need.nonnull {
+            let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
+            let go = ll.append_block(self.new, "");
+            let br = ll.cond_br(nonnull, go, bad);
+            if implicit {
+                ll.make_implicit(br);
+            }
+            ll.position_at_end(go);
+        }
+        if need.readonly {
+            let ll = &self.m.ll;
+            let flags = ll.load_header_byte(ll.gep_i8c(cap, READONLY_BYTE as u64));
+            let ro = ll.and(flags, ll.const_int(ll.i8(), READONLY_BIT));
+            let writable = ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.const_int(ll.i8(), 0));
+            let go = ll.append_block(self.new, "");
+            ll.cond_br(writable, go, bad);
+            ll.position_at_end(go);
+        }
+        let bounds = BoundsTest {
+            addr,
+            lower,
+            cap,
+            off,
+            span,
+            fixed,
+            size_known,
+            implicit,
+        };
+        let ok = self.bounds_test(need.bounds, &bounds);
+        let ll = &self.m.ll;
+        let cont = ll.append_block(self.new, "");
+        ll.cond_br(ok, cont, bad);
+        let ll = &self.m.ll;
+        ll.position_at_end(bad);
+        if let Some(w) = covered {
+            // Which covered access fails, in program order: this one, then
+            // each later one at its own address, size and location.
+            call(
+                ll,
+                "gimso_access_recheck",
+                &[pi, pc, ll.i64c(size), ll.i32c(u64::from(bits)), site],
+            );
+            for a in &w.later {
+                let at = self.m.ll.gep_i8(pi, self.m.ll.i64c((a.off - off) as u64));
+                let site = self.site_of(a.inst);
+                let ll = &self.m.ll;
+                let bits = access_bits(a.size, a.align, a.write);
+                call(
+                    ll,
+                    "gimso_access_recheck",
+                    &[at, pc, ll.i64c(a.size), ll.i32c(u64::from(bits)), site],
+                );
+            }
+        }
+        let ll = &self.m.ll;
+        fail(ll);
+        ll.position_at_end(cont);
+    }
+
+    /// The `i1` that says whether the access's span passes `bounds`
+    /// (`Known`: always).
+    fn bounds_test(&self, which: Bounds, t: &BoundsTest) -> V {
+        let ll = &self.m.ll;
+        let BoundsTest {
+            addr,
+            lower,
+            cap,
+            off,
+            span,
+            fixed,
+            size_known,
+            implicit,
+        } = *t;
+        let hdr = ll.gep_i8(cap, ll.const_int(ll.i64(), (-16i64) as u64));
+        let (baddr, bsize) = if span.0 == off {
+            (addr, span.1)
+        } else {
+            (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
+        };
+        let upper =
+            |ll: &super::super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
+        // `baddr + bsize <= upper`, or as `baddr < upper - (bsize - 1)`
+        // (`upper` is a real address, at least 64 KiB, and `bsize` below
+        // that: no wrap): the same for one byte; after a foldable null test
+        // (the header load then depends on nothing computed from the
+        // address, which the fold needs); and where the base is the same
+        // on every iteration of a loop (the subtraction is then made once,
+        // before it). Elsewhere it would be one more value live per
+        // capability (in Lua's interpreter loop, 1% more instructions).
+        let last_form = bsize == 1 || implicit || self.base_invariant_in_loop();
+        let below = |ll: &super::super::ll::Ll| {
+            if bsize > 0 && bsize < MIN_OBJECT_ADDRESS && last_form {
+                let last = ll.sub(upper(ll), ll.i64c(bsize - 1));
+                ll.icmp(LLVMIntPredicate::LLVMIntULT, baddr, last)
+            } else {
+                let end = ll.add_i64(baddr, ll.i64c(bsize));
+                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll))
+            }
+        };
+        match which {
+            Bounds::Known => ll.const_int(ll.i1_ty(), 1),
+            // A global's or a stack object's size is a constant: one
+            // unsigned compare of the offset (an address below `lower`
+            // wraps to a huge offset), no header load. The offset of a GEP
+            // on a global folds to its index arithmetic, so a table lookup
+            // compares the index with a constant.
+            Bounds::Both | Bounds::Upper if let Some(size) = size_known => {
+                match size.checked_sub(bsize) {
+                    Some(room) => {
+                        let off = ll.sub(baddr, lower);
+                        ll.icmp(LLVMIntPredicate::LLVMIntULE, off, ll.i64c(room))
+                    }
+                    None => ll.const_int(ll.i1_ty(), 0),
+                }
+            }
+            // The other end passed through the same root at a nearby
+            // offset: the address is near the object, nothing wraps.
+            Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
+            Bounds::Upper => below(ll),
+            Bounds::Both if bsize < MIN_OBJECT_ADDRESS => {
+                // `upper` first: its header load is the one a null test
+                // folds into.
+                let below = below(ll);
+                let above = ll.icmp(LLVMIntPredicate::LLVMIntSGE, baddr, lower);
+                ll.and(below, above)
+            }
+            Bounds::Both => {
+                // A huge access: the offset is compared with the object's
+                // size less the access's, neither of which may wrap.
+                let span = ll.sub(upper(ll), lower);
+                let off = ll.sub(baddr, lower);
+                let room = ll.sub(span, ll.i64c(bsize));
+                let fits = ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room);
+                let wide = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
+                ll.and(wide, fits)
+            }
+        }
+    }
+
+    pub(super) fn trusted_ptr(&self, p: Tx) -> bool {
+        self.trusted_ints.contains(&p.int)
+    }
+}

@@ -1,0 +1,226 @@
+//! Integers that carry capabilities: `ptrtoint`, `inttoptr`, 64-bit
+//! integers crossing calls and memory.
+
+use super::*;
+
+impl FnTx<'_, '_, '_> {
+    /// The pointer constant `v` is `ptrtoint` of, if it is one: the
+    /// optimiser stores a pointer constant as that integer (a local array
+    /// initialised with string literals, its `memcpy` from a constant
+    /// image folded to `store i64 ptrtoint (@.str)`), and the store must
+    /// carry the pointer's capability as the `memcpy` would have.
+    pub(super) fn const_ptrtoint(&self, v: V) -> Option<V> {
+        let ll = &self.m.ll;
+        if ll.value_kind(v) != LLVMValueKind::LLVMConstantExprValueKind
+            || ll.const_opcode(v) != LLVMOpcode::LLVMPtrToInt
+        {
+            return None;
+        }
+        let p = ll.operand(v, 0);
+        ll.is_ptr(ll.type_of(p)).then_some(p)
+    }
+
+    /// The inferred capability of integer value `v` (null if none).
+    pub(super) fn int_cap(&mut self, v: V) -> V {
+        if let Some(p) = self.const_ptrtoint(v) {
+            return self.cap(p);
+        }
+        if self.m.ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+            // A parameter: the capability its caller passed with it.
+            return self.boundary_int_cap(v);
+        }
+        // SAFETY: `v` is a live instruction of the module.
+        let iv = unsafe { InstructionValue::new(v) };
+        match self.inference.cap(iv) {
+            Cap::Definite(Origin::Pointer(p)) => {
+                let pv = p.as_value_ref();
+                if self.m.ll.is_ptr(self.m.ll.type_of(pv)) {
+                    self.cap(pv)
+                } else {
+                    self.m.ll.null_ptr()
+                }
+            }
+            Cap::Definite(Origin::Merge(x)) => self
+                .intcaps
+                .get(&x.as_value_ref())
+                .copied()
+                .unwrap_or_else(|| self.m.ll.null_ptr()),
+            Cap::Definite(Origin::Loaded(l)) => self
+                .load_caps
+                .get(&l.as_value_ref())
+                .copied()
+                .unwrap_or_else(|| self.m.ll.null_ptr()),
+            Cap::Definite(Origin::Boundary(x)) => self.boundary_int_cap(x.as_value_ref()),
+            _ => self.m.ll.null_ptr(),
+        }
+    }
+
+    /// The capability (as a pointer) that 64-bit integer `v` brought across
+    /// a call, or null.
+    pub(super) fn boundary_int_cap(&self, v: V) -> V {
+        self.boundary_caps
+            .get(&v)
+            .copied()
+            .unwrap_or_else(|| self.m.ll.null_ptr())
+    }
+
+    /// Records `c`, the capability word (an `i64`) 64-bit integer `old`
+    /// arrived with.
+    pub(super) fn note_boundary_int(&mut self, old: V, c: V) {
+        let ll = &self.m.ll;
+        let p = ll.inttoptr(c, ll.ptr());
+        self.boundary_caps.insert(old, p);
+    }
+
+    /// A value that crossed a call (`old`: a parameter or a call) as read
+    /// from the CC convention: the capability words of its 64-bit integers
+    /// are kept aside for the inference's `Boundary` origins; a value
+    /// without pointers goes on without a capability, as every such value.
+    pub(super) fn boundary_in(&mut self, old: V, t: Tx) -> Tx {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(old);
+        match t.cap {
+            Some(c) if is_word_int(ll, ty) && ll.type_of(c) == ty => {
+                self.note_boundary_int(old, c);
+                Tx::plain(t.int)
+            }
+            _ => t,
+        }
+    }
+
+    /// A value about to cross a call (an argument or the returned value)
+    /// with the capability words of its 64-bit integers: a scalar's
+    /// inferred capability; an aggregate carries its own (built by
+    /// `insertvalue`, merged by phis and selects, or brought across a call).
+    pub(super) fn boundary_out(&mut self, old: V, t: Tx) -> Tx {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(old);
+        if !is_word_int(ll, ty) {
+            return t;
+        }
+        let c = self.int_cap_word(old);
+        Tx {
+            int: t.int,
+            cap: Some(c),
+        }
+    }
+
+    /// [`FnTx::int_cap`] of 64-bit integer `v` as an integer (0 for none).
+    pub(super) fn int_cap_word(&mut self, v: V) -> V {
+        let c = self.int_cap(v);
+        let ll = &self.m.ll;
+        if ll.is_null_constant(c) {
+            ll.i64c(0)
+        } else {
+            ll.ptrtoint(c, ll.i64())
+        }
+    }
+
+    /// After `extractvalue` `inst`: a 64-bit integer field of an aggregate
+    /// that carries capabilities keeps that field's capability word.
+    pub(super) fn extract_boundary_cap(&mut self, inst: V) {
+        let ll = &self.m.ll;
+        if ll.opcode(inst) != LLVMOpcode::LLVMExtractValue
+            || ll.indices(inst).len() != 1
+            || !is_word_int(ll, ll.type_of(inst))
+        {
+            return;
+        }
+        let agg = ll.operand(inst, 0);
+        let agg_ty = ll.type_of(agg);
+        let Some(c) = self.tx(agg).cap else { return };
+        let ll = &self.m.ll;
+        if ll.type_of(c) != agg_ty || ll.kind(agg_ty) != LLVMTypeKind::LLVMStructTypeKind {
+            return;
+        }
+        let i = ll.indices(inst)[0];
+        let f = ll.extract_value(c, i);
+        self.note_boundary_int(inst, f);
+    }
+
+    /// `ptrtoint` under exposed provenance: marks the object of `p` as
+    /// exposed (a header flag test; the runtime call only the first time).
+    pub(super) fn expose(&mut self, p: Tx) {
+        let Some(cap) = p.cap else { return };
+        if self.m.ll.is_null_constant(cap) || self.m.ll.is_vector(self.m.ll.type_of(cap)) {
+            return;
+        }
+        let ll = &self.m.ll;
+        let null = ll.icmp(LLVMIntPredicate::LLVMIntEQ, cap, ll.null_ptr());
+        self.guard(null, |s| {
+            let ll = &s.m.ll;
+            let aux = ll.load_header(ll.gep_i8c(cap, (-8i64) as u64));
+            let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_EXPOSED));
+            let set = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
+            s.guard(set, |s| {
+                call(&s.m.ll, "gimso_expose", &[cap]);
+                false
+            });
+            false
+        });
+    }
+
+    pub(super) fn tx_inttoptr(&mut self, inst: V) {
+        let src = self.m.ll.operand(inst, 0);
+        let t = self.tx(src);
+        let ty = self.m.ll.type_of(inst);
+        let int = self.m.ll.inttoptr(t.int, ty);
+        let cap = if self.m.ll.is_ptr(ty) {
+            let inferred = self.int_cap(src);
+            if self.m.ll.is_null_constant(inferred) && explain_inttoptr() {
+                self.explain_null_inttoptr(inst, src);
+            }
+            if self.m.options.exposed_provenance {
+                let ll = &self.m.ll;
+                let addr = ll.int_cast(t.int, ll.i64());
+                call(ll, "gimso_exposed_lower", &[inferred, addr])
+            } else {
+                inferred
+            }
+        } else {
+            self.m.ll.zero(ty)
+        };
+        self.set(
+            inst,
+            Tx {
+                int,
+                cap: Some(cap),
+            },
+        );
+    }
+
+    /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr why an `inttoptr` of a
+    /// non-constant gets the null capability (a debugging aid for programs
+    /// that lose a pointer's capability through integers).
+    pub(super) fn explain_null_inttoptr(&self, inst: V, src: V) {
+        let ll = &self.m.ll;
+        if ll.is_constant(src) {
+            return;
+        }
+        // SAFETY: `inst` is a live instruction of the module.
+        let old = unsafe { InstructionValue::new(inst) };
+        let why = match ll.value_kind(src) {
+            LLVMValueKind::LLVMInstructionValueKind => {
+                // SAFETY: `src` is a live instruction of the module.
+                let s = unsafe { InstructionValue::new(src) };
+                format!("{:?} ({:?})", self.inference.cap(s), s.get_opcode())
+            }
+            _ => "a parameter without a capability".to_string(),
+        };
+        explain_note(old, &format!("inttoptr gets the null capability: {why}"));
+    }
+
+    /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr that checked store `inst`
+    /// stores 64-bit integer `v` with no capability, and why.
+    pub(super) fn explain_capless_store(&self, inst: V, v: V) {
+        let ll = &self.m.ll;
+        let ty = ll.type_of(v);
+        if !is_word_int(ll, ty) || ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+            return;
+        }
+        // SAFETY: live instructions of the module.
+        let (s, v) = unsafe { (InstructionValue::new(inst), InstructionValue::new(v)) };
+        let why = format!("{:?} ({:?})", self.inference.cap(v), v.get_opcode());
+        explain_note(s, &format!("i64 stored without a capability: {why}"));
+    }
+}

@@ -1,0 +1,278 @@
+//! The prologue: parameters from the CC buffers, private stack slots and
+//! frame objects, the function's site.
+
+use super::*;
+
+impl FnTx<'_, '_, '_> {
+    pub(super) fn prologue(&mut self) {
+        // A function that calls nothing cannot be on a cycle of calls, and
+        // its loops poll on their back edges: it runs for a bounded time
+        // between polls without one at its entry.
+        if self.makes_calls() {
+            self.pollcheck();
+        }
+        let ll = &self.m.ll;
+        let fnty = ll.function_type_of(self.old);
+        let params = ll.params(self.old);
+        let mut types = Vec::new();
+        for (i, &p) in params.iter().enumerate() {
+            types.push(ll.param_byval(self.old, i as u32).unwrap_or(ll.type_of(p)));
+        }
+        let layout = cc_layout(ll, &types);
+        self.fixed_bytes = layout.bytes;
+        if let Some(arg_bytes) = self.arg_bytes {
+            self.buffer_params(&layout, arg_bytes);
+        } else {
+            // A direct body: (value, capability?) per parameter.
+            let values = direct::direct_params(ll, self.new, fnty);
+            for (&p, t) in params.iter().zip(values) {
+                let t = self.boundary_in(p, t);
+                self.set(p, t);
+            }
+        }
+        if self.uses_va_start() {
+            let bytes = self.arg_bytes.unwrap_or_else(|| self.m.ll.i64c(0));
+            let skip = self.m.ll.i64c(self.fixed_bytes / 8 * 8);
+            let r = call(&self.m.ll, "gimso_va_start", &[self.thread, bytes, skip]);
+            self.va_obj = Some(self.pair(r));
+        }
+        self.stack_slots();
+        self.lazy_alloca_slots();
+        self.push_frame();
+    }
+
+    /// The generic entry's arguments: `arg_bytes` checked against what the
+    /// parameters need, then each read from the CC buffers.
+    pub(super) fn buffer_params(&mut self, layout: &CcLayout, arg_bytes: V) {
+        let ll = &self.m.ll;
+        if layout.bytes > 0 {
+            let ok = ll.icmp(
+                LLVMIntPredicate::LLVMIntUGE,
+                arg_bytes,
+                ll.i64c(layout.bytes),
+            );
+            let site = self.site_for_function();
+            let needed = self.m.ll.i64c(layout.bytes);
+            self.guard(ok, |s| {
+                call(&s.m.ll, "gimso_arg_size_failed", &[needed, arg_bytes, site]);
+                s.m.ll.unreachable();
+                true
+            });
+        }
+        let (payload, caps) = self.arg_buffers(arg_bytes);
+        let params = self.m.ll.params(self.old);
+        for (i, &p) in params.iter().enumerate() {
+            let off = layout.offsets[i];
+            let t = if let Some(bt) = self.m.ll.param_byval(self.old, i as u32) {
+                let ll = &self.m.ll;
+                let size = ll.size_of(bt);
+                let align = ll.align_of(bt).max(16);
+                let pp = ll.gep_i8c(payload, off);
+                let cp = ll.gep_i8c(caps, off);
+                let r = call(
+                    ll,
+                    "gimso_cc_copy_out",
+                    &[pp, cp, ll.i64c(size), ll.i64c(align)],
+                );
+                self.pair(r)
+            } else {
+                let ty = self.m.ll.type_of(p);
+                let t = self.read_buf(ty, payload, caps, off);
+                if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+                    // Passed as an integer by a caller of another type.
+                    self.recover_exposed(t)
+                } else {
+                    t
+                }
+            };
+            let t = self.boundary_in(p, t);
+            self.set(p, t);
+        }
+    }
+
+    /// Private stack slots: zeroed allocas in the entry block; those that
+    /// hold pointers get a zeroed capability slot beside them, and those
+    /// whose address escapes to calls a frame slot for the heap copy made
+    /// on never-returning paths (not in functions that call `setjmp`,
+    /// where a `longjmp` back skips copies back and revives such paths).
+    /// `vals` (instructions of the function being translated) in the
+    /// order they appear in it: what the translation emits for a set of
+    /// them must not depend on hash order, or the same source would
+    /// compile to different code from run to run.
+    pub(super) fn in_old_order(&self, vals: HashSet<V>) -> Vec<V> {
+        let ll = &self.m.ll;
+        let mut out = Vec::with_capacity(vals.len());
+        for b in ll.blocks(self.old) {
+            out.extend(ll.instructions(b).into_iter().filter(|i| vals.contains(i)));
+            if out.len() == vals.len() {
+                break;
+            }
+        }
+        out
+    }
+
+    pub(super) fn stack_slots(&mut self) {
+        if self.calls_setjmp() {
+            for h in self.homes.values_mut() {
+                if *h == (AllocaHome::StackCaps { escapes: true }) {
+                    *h = AllocaHome::Heap("its address escapes in a function calling setjmp");
+                }
+            }
+        }
+        let allocas = self.in_old_order(self.homes.keys().copied().collect());
+        for a in allocas {
+            let home = self.homes[&a].clone();
+            let escapes = match home {
+                AllocaHome::Stack => None,
+                AllocaHome::StackCaps { escapes } => Some(escapes),
+                AllocaHome::Frame => {
+                    self.frame_object(a);
+                    continue;
+                }
+                AllocaHome::Heap(_) => continue,
+            };
+            let ll = &self.m.ll;
+            let ty = ll.allocated_type(a);
+            let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
+            let size = ll.size_of(ty) * count;
+            let mut align = ll.alignment(a).max(1);
+            let slot = if escapes.is_some() {
+                // Whole words, word-aligned: copied out a word at a time.
+                align = align.max(8);
+                ll.entry_alloca(self.new, ll.array_ty(ll.i64(), size.div_ceil(8)))
+            } else if count == 1 {
+                ll.entry_alloca(self.new, ty)
+            } else {
+                ll.entry_alloca(self.new, ll.array_ty(ty, count))
+            };
+            ll.set_alignment(slot, align);
+            ll.memset(slot, ll.const_int(ll.i8(), 0), ll.i64c(size), align);
+            if let Some(escapes) = escapes {
+                let words = size.div_ceil(8);
+                let caps = ll.entry_alloca(self.new, ll.array_ty(ll.ptr(), words));
+                ll.set_alignment(caps, 8);
+                ll.memset(caps, ll.const_int(ll.i8(), 0), ll.i64c(words * 8), 8);
+                let copy = escapes.then(|| {
+                    let c = ll.entry_alloca(self.new, ll.ptr());
+                    ll.store(ll.null_ptr(), c, 8);
+                    c
+                });
+                self.stack_caps.insert(
+                    slot,
+                    StackCaps {
+                        caps,
+                        copy,
+                        size,
+                        align: u64::from(align),
+                    },
+                );
+                self.m.stats.stack_cap_allocas += 1;
+            }
+            self.trusted_ints.insert(slot);
+            self.set(
+                a,
+                Tx {
+                    int: slot,
+                    cap: Some(self.m.ll.null_ptr()),
+                },
+            );
+            self.m.stats.stack_allocas += 1;
+        }
+    }
+
+    /// An [`AllocaHome::Frame`] alloca: `[header][payload][shadow]` in the
+    /// frame, 16-aligned. Made an object here (in the prologue), or where
+    /// first needed when lazy allocas planned a point for it.
+    pub(super) fn frame_object(&mut self, a: V) {
+        let ll = &self.m.ll;
+        let size = alloca_bytes(ll, a);
+        let words = 2 + 2 * size.div_ceil(8);
+        let storage = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
+        ll.set_alignment(storage, 16);
+        if self.lazy.slots.contains_key(&a) {
+            self.frame_storage.insert(a, storage);
+            return;
+        }
+        let lower = self.init_frame_object(storage, size);
+        let t = Tx {
+            int: lower,
+            cap: Some(lower),
+        };
+        self.note_stack_object(t.cap, size);
+        self.m.stats.frame_objects += 1;
+        self.set(a, t);
+    }
+
+    /// Makes `storage` an object of `size` bytes: the payload (whole
+    /// words) and its inline shadow zeroed, the header naming the exact
+    /// bounds and the shadow (as the runtime's small objects do) and
+    /// flagging it a stack object (`free` refuses it). Returns its
+    /// `lower`. The collector takes the capability for a non-heap one and
+    /// finds the heap objects the shadow refers to with the stack scan.
+    pub(super) fn init_frame_object(&mut self, storage: V, size: u64) -> V {
+        let ll = &self.m.ll;
+        let payload = super::super::globals::shadow_distance(size);
+        let lower = ll.gep_i8c(storage, HEADER_SIZE as u64);
+        let upper = ll.gep_i8c(storage, HEADER_SIZE as u64 + size);
+        ll.memset(lower, ll.const_int(ll.i8(), 0), ll.i64c(2 * payload), 16);
+        ll.store(ll.ptrtoint(upper, ll.i64()), storage, 16);
+        // The shadow is inline, right after the payload.
+        let aux = gimso_abi::aux_with_delta(FLAG_STACK, payload as isize);
+        ll.store(ll.i64c(aux), ll.gep_i8c(storage, 8), 8);
+        self.note_frame_shadow(lower, size);
+        lower
+    }
+
+    /// Records that `cap` is a frame object of `size` bytes, whose inline
+    /// shadow words lie at the distance its size fixes.
+    pub(super) fn note_frame_shadow(&mut self, cap: V, size: u64) {
+        self.frame_shadows
+            .insert(cap, super::super::globals::shadow_distance(size));
+    }
+
+    pub(super) fn site_for_function(&mut self) -> V {
+        // The first instruction with a location stands for the function.
+        for b in self.m.ll.blocks(self.old) {
+            for i in self.m.ll.instructions(b) {
+                if !self.m.ll.debug_loc(i).is_null() {
+                    let saved = self.cur_old;
+                    self.cur_old = i;
+                    let s = self.site();
+                    self.cur_old = saved;
+                    return s;
+                }
+            }
+        }
+        self.m.ll.null_ptr()
+    }
+
+    /// Whether the function calls anything but LLVM intrinsics (which never
+    /// run program code); inline assembly counts as a call.
+    pub(super) fn makes_calls(&self) -> bool {
+        self.m.ll.blocks(self.old).into_iter().any(|b| {
+            self.m.ll.instructions(b).into_iter().any(|i| {
+                matches!(
+                    self.m.ll.opcode(i),
+                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+                ) && {
+                    let c = self.m.ll.called_value(i);
+                    !(is_a(self.m, c, LLVMIsAFunction) && self.m.ll.name(c).starts_with("llvm."))
+                }
+            })
+        })
+    }
+
+    pub(super) fn uses_va_start(&self) -> bool {
+        for b in self.m.ll.blocks(self.old) {
+            for i in self.m.ll.instructions(b) {
+                if self.m.ll.opcode(i) == LLVMOpcode::LLVMCall {
+                    let c = self.m.ll.called_value(i);
+                    if is_a(self.m, c, LLVMIsAFunction) && self.m.ll.name(c) == "llvm.va_start" {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
