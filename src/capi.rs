@@ -29,7 +29,7 @@ pub extern "C" fn gimso_abi_version() -> u32 {
 /// Allocates a zeroed object of `size` bytes. A safepoint.
 #[unsafe(no_mangle)]
 pub extern "C" fn gimso_alloc(size: usize) -> FlightPtr {
-    FlightPtr::from_lower(gimso_gc::alloc(size, 16, 0).lower())
+    gimso_gc::alloc(size, 16, 0).flight_ptr()
 }
 
 /// Allocates a zeroed object of `size` bytes aligned to `align`; null for an
@@ -39,7 +39,7 @@ pub extern "C" fn gimso_alloc_aligned(size: usize, align: usize) -> FlightPtr {
     if !align.is_power_of_two() || align > MAX_ALIGN {
         return FlightPtr::NULL;
     }
-    FlightPtr::from_lower(gimso_gc::alloc(size, align, 0).lower())
+    gimso_gc::alloc(size, align, 0).flight_ptr()
 }
 
 /// `free`.
@@ -57,11 +57,11 @@ pub unsafe extern "C" fn gimso_free(p: FlightPtr) {
 /// `p.lower` is 0 or a runtime-issued capability.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gimso_object_size(p: FlightPtr) -> usize {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         return 0;
     }
     // SAFETY: the caller passes a runtime-issued capability.
-    let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower) };
+    let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower()) };
     obj.upper() - obj.lower()
 }
 
@@ -93,7 +93,7 @@ pub unsafe extern "C" fn gimso_access_failed(
     access_failed(p, Access::from_abi(size, access), loc);
     gimso_shadow::report::fatal(&format!(
         "internal error: an inline check of {size} bytes at {:#x} failed, yet the access is valid ({})",
-        p.intval,
+        p.intval(),
         gimso_shadow::report::describe_location(loc)
     ))
 }
@@ -286,17 +286,14 @@ pub extern "C" fn gimso_gc_cycles() -> u64 {
 /// `p.lower` is 0 or runtime-issued.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gimso_register_global(p: FlightPtr) {
-    gimso_gc::register_global_object(p.lower);
+    gimso_gc::register_global_object(p.lower());
 }
 
 /// The object containing `addr`, as a pointer to `addr` with its capability.
 #[unsafe(no_mangle)]
 pub extern "C" fn gimso_lookup(addr: usize) -> FlightPtr {
     match lookup::object_containing(addr) {
-        Some(obj) => FlightPtr {
-            intval: addr,
-            lower: obj.lower(),
-        },
+        Some(obj) => obj.flight_ptr_at(addr),
         None => FlightPtr::NULL,
     }
 }

@@ -16,7 +16,7 @@ use crate::mutator::with_local;
 /// stack object (so `free` of it is refused).
 #[unsafe(no_mangle)]
 pub extern "C" fn gimso_alloc_stack(size: usize, align: usize) -> FlightPtr {
-    FlightPtr::from_lower(gimso_gc::alloc(size, stack_align(align), gimso_abi::FLAG_STACK).lower())
+    gimso_gc::alloc(size, stack_align(align), gimso_abi::FLAG_STACK).flight_ptr()
 }
 
 /// [`gimso_alloc_stack`] for a local whose type holds pointers: its shadow
@@ -24,7 +24,7 @@ pub extern "C" fn gimso_alloc_stack(size: usize, align: usize) -> FlightPtr {
 #[unsafe(no_mangle)]
 pub extern "C" fn gimso_alloc_stack_ptrs(size: usize, align: usize) -> FlightPtr {
     let obj = gimso_gc::alloc_shadowed(size, stack_align(align), gimso_abi::FLAG_STACK);
-    FlightPtr::from_lower(obj.lower())
+    obj.flight_ptr()
 }
 
 fn stack_align(align: usize) -> usize {
@@ -93,11 +93,11 @@ pub unsafe extern "C" fn gimso_cc_copy_in(
     // SAFETY: `src` passed a read check of n bytes; the buffers hold
     // `words` words (contract).
     unsafe {
-        core::ptr::copy_nonoverlapping(src.intval as *const u8, payload.cast::<u8>(), n);
+        core::ptr::copy_nonoverlapping(src.intval() as *const u8, payload.cast::<u8>(), n);
         for w in 0..words {
-            let at = src.intval + w * WORD_SIZE;
-            let cap = if src.intval % WORD_SIZE == 0 && (w + 1) * WORD_SIZE <= n {
-                pointer::load_ptr(src.with_intval(at), loc).lower
+            let at = src.intval() + w * WORD_SIZE;
+            let cap = if src.intval() % WORD_SIZE == 0 && (w + 1) * WORD_SIZE <= n {
+                pointer::load_ptr(src.with_intval(at), loc).lower()
             } else {
                 0
             };
@@ -149,7 +149,8 @@ pub unsafe extern "C" fn gimso_stack_copy_out(
 }
 
 /// # Safety
-/// `payload`/`caps` point at `n` rounded up to 8 bytes.
+/// `payload`/`caps` point at `n` rounded up to 8 bytes; each word of `caps`
+/// is 0 or a capability the runtime made (compiled code's CC buffers).
 unsafe fn object_from_buffers(
     payload: *const u64,
     caps: *const usize,
@@ -167,17 +168,15 @@ unsafe fn object_from_buffers(
         let obj = alloc::alloc_object(local, n, align, flags & gimso_abi::FLAG_STACK);
         let words = n.div_ceil(WORD_SIZE);
         // SAFETY: the object has at least `n` bytes (rounded to 8) of fresh
-        // payload; the buffers hold `words` words (contract).
+        // payload; the buffers hold `words` words, whose capability words
+        // are capabilities or 0 (contract).
         unsafe {
             core::ptr::copy_nonoverlapping(payload.cast::<u8>(), obj.lower() as *mut u8, n);
             for w in 0..words {
                 let cap = *caps.add(w);
                 if cap != 0 && (w + 1) * WORD_SIZE <= n {
                     let at = obj.lower() + w * WORD_SIZE;
-                    let value = FlightPtr {
-                        intval: *payload.add(w) as usize,
-                        lower: cap,
-                    };
+                    let value = FlightPtr::new(*payload.add(w) as usize, cap);
                     pointer::init_ptr(local, obj, at, value);
                 }
             }
@@ -185,7 +184,7 @@ unsafe fn object_from_buffers(
         if flags & FLAG_READONLY != 0 {
             obj.set_readonly();
         }
-        FlightPtr::from_lower(obj.lower())
+        obj.flight_ptr()
     })
 }
 
@@ -236,15 +235,15 @@ pub unsafe extern "C" fn gimso_va_start(
 /// `at.lower` is a global object's capability.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gimso_global_init_ptr(at: FlightPtr, value: FlightPtr) {
-    if at.lower == 0 {
+    if at.lower() == 0 {
         return;
     }
     // SAFETY: a non-zero lower is a runtime-issued (here: global) capability.
-    let obj = unsafe { ObjRef::from_lower(at.lower) };
-    let inside = at.intval % WORD_SIZE == 0
-        && at.intval >= obj.lower()
+    let obj = unsafe { ObjRef::from_lower(at.lower()) };
+    let inside = at.intval() % WORD_SIZE == 0
+        && at.intval() >= obj.lower()
         && at
-            .intval
+            .intval()
             .checked_add(WORD_SIZE)
             .is_some_and(|e| e <= obj.upper());
     if !inside {
@@ -253,7 +252,7 @@ pub unsafe extern "C" fn gimso_global_init_ptr(at: FlightPtr, value: FlightPtr) 
         return;
     }
     // SAFETY: `at` is an aligned word inside the live global object.
-    with_local(|local| unsafe { pointer::init_ptr(local, obj, at.intval, value) });
+    with_local(|local| unsafe { pointer::init_ptr(local, obj, at.intval(), value) });
 }
 
 /// A callee needed `needed` argument bytes, its caller passed `given`.
@@ -367,10 +366,7 @@ pub unsafe extern "C" fn gimso_check_lanes_at(
     }
     let first = lanes.trailing_zeros() as usize;
     let last = 63 - lanes.leading_zeros() as usize;
-    let at = FlightPtr {
-        intval: p.intval.wrapping_add(first.wrapping_mul(elem)),
-        lower: p.lower,
-    };
+    let at = p.with_intval(p.intval().wrapping_add(first.wrapping_mul(elem)));
     let size = (last - first + 1).wrapping_mul(elem);
     check_access_at(at, Access::from_abi(size, access), location(loc));
 }

@@ -44,20 +44,20 @@ fn copy_align(lower: usize) -> usize {
 /// object's capability (the translation passes only those).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn gimso_tls_address(_thread: *mut ThreadAbi, image: FlightPtr) -> FlightPtr {
-    if let Some(p) = COPIES.with(|c| c.borrow().get(&image.lower).map(|c| c.object)) {
+    if let Some(p) = COPIES.with(|c| c.borrow().get(&image.lower()).map(|c| c.object)) {
         return p;
     }
     // SAFETY: a global object's capability (contract).
-    let obj = unsafe { ObjRef::from_lower(image.lower) };
+    let obj = unsafe { ObjRef::from_lower(image.lower()) };
     let size = obj.upper() - obj.lower();
-    let copy = gimso_gc::alloc(size, copy_align(image.lower), 0);
-    let object = FlightPtr::from_lower(copy.lower());
+    let copy = gimso_gc::alloc(size, copy_align(image.lower()), 0);
+    let object = copy.flight_ptr();
     // The whole image, bytes and capabilities, as `memmove` moves them.
     with_local(|l| memops::memmove_at(l, object, image, size, &SourceLocation::UNKNOWN));
     let entry = Copy {
         object,
-        _root: Root::new(object.lower),
+        _root: Root::new(object.lower()),
     };
-    COPIES.with(|c| c.borrow_mut().insert(image.lower, entry));
+    COPIES.with(|c| c.borrow_mut().insert(image.lower(), entry));
     object
 }

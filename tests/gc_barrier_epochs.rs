@@ -21,7 +21,11 @@ fn every_object_that_lives_through_a_collection_carries_its_epoch() {
         unsafe { gimso_store_ptr(holder.offset(8 * i as isize), o) };
         objs.push(o);
     }
-    let all: Vec<usize> = objs.iter().map(|o| o.lower).chain([holder.lower]).collect();
+    let all: Vec<usize> = objs
+        .iter()
+        .map(|o| o.lower())
+        .chain([holder.lower()])
+        .collect();
     let mut epochs = Vec::new();
     // More collections than there are epochs: each must restamp.
     for _ in 0..20 {

@@ -36,7 +36,7 @@ fn resident_set_stays_bounded() {
         // SAFETY: runtime-issued capability; touch it like a real program.
         unsafe {
             gimso_check_access(g, 8, ACCESS_WRITE);
-            (g.intval as *mut u64).write(i as u64);
+            (g.intval() as *mut u64).write(i as u64);
         }
         if i % 1024 == 0 {
             max_rss = max_rss.max(rss_bytes());

@@ -14,7 +14,7 @@ fn fill(p: FlightPtr, seed: u64) {
     unsafe {
         gimso_check_access(p, 4096, ACCESS_WRITE);
         for i in 0..512 {
-            (p.intval as *mut u64).add(i).write(seed ^ i as u64);
+            (p.intval() as *mut u64).add(i).write(seed ^ i as u64);
         }
     }
 }
@@ -23,7 +23,7 @@ fn intact(p: FlightPtr, seed: u64) -> bool {
     // SAFETY: runtime-issued capability, checked first.
     unsafe {
         gimso_check_access(p, 4096, ACCESS_READ);
-        (0..512).all(|i| (p.intval as *const u64).add(i).read() == seed ^ i as u64)
+        (0..512).all(|i| (p.intval() as *const u64).add(i).read() == seed ^ i as u64)
     }
 }
 

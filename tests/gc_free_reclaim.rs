@@ -22,11 +22,11 @@ fn build_freed() -> (FlightPtr, Vec<(usize, usize)>) {
             // SAFETY: runtime-issued capabilities; checked before writing.
             unsafe {
                 gimso_check_access(o, 8, ACCESS_WRITE);
-                (o.intval as *mut u64).write(i as u64);
+                (o.intval() as *mut u64).write(i as u64);
                 gimso_store_ptr(holder.offset(8 * i as isize), o);
                 gimso_free(o);
             }
-            old.push((o.intval, o.lower));
+            old.push((o.intval(), o.lower()));
         }
         (holder, old)
     })
@@ -90,7 +90,7 @@ fn child_reclaim() {
     // Before a collection the freed objects still occupy their memory.
     let still_there = old
         .iter()
-        .filter(|&&(a, l)| gimso_lookup(a).lower == l)
+        .filter(|&&(a, l)| gimso_lookup(a).lower() == l)
         .count();
     assert_eq!(
         still_there, N,
@@ -104,7 +104,7 @@ fn child_reclaim() {
     // Reclaimed: the slots are free (or hold other objects).
     let reclaimed = old
         .iter()
-        .filter(|&&(a, l)| gimso_lookup(a).lower != l)
+        .filter(|&&(a, l)| gimso_lookup(a).lower() != l)
         .count();
     assert!(
         reclaimed >= N * 95 / 100,
@@ -123,9 +123,9 @@ fn child_reclaim() {
     for (i, &(addr, lower)) in old.iter().enumerate() {
         // SAFETY: runtime-issued capability.
         let p = unsafe { gimso_load_ptr(holder.offset(8 * i as isize)) };
-        assert_eq!(p.intval, addr);
-        let gone = gimso_lookup(addr).lower != lower;
-        if p.lower != lower {
+        assert_eq!(p.intval(), addr);
+        let gone = gimso_lookup(addr).lower() != lower;
+        if p.lower() != lower {
             redirected += 1;
             // SAFETY: runtime-issued capability.
             assert_eq!(unsafe { gimso_object_size(p) }, 0);

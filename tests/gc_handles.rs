@@ -13,7 +13,7 @@ const N: usize = 16;
 /// Objects allocated by a thread that then exits, so no stack of ours ever
 /// held their capabilities; returned masked.
 fn masked_objects() -> Vec<usize> {
-    std::thread::spawn(|| (0..N).map(|_| gimso_alloc(1000).lower ^ MASK).collect())
+    std::thread::spawn(|| (0..N).map(|_| gimso_alloc(1000).lower() ^ MASK).collect())
         .join()
         .unwrap()
 }
@@ -38,7 +38,7 @@ fn scrub(depth: usize) -> usize {
 fn alive(masked: &[usize]) -> usize {
     masked
         .iter()
-        .filter(|&&m| gimso_lookup((m ^ MASK) + 8).lower == (m ^ MASK))
+        .filter(|&&m| gimso_lookup((m ^ MASK) + 8).lower() == (m ^ MASK))
         .count()
 }
 

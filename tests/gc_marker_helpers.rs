@@ -22,7 +22,7 @@ fn read(p: FlightPtr) -> u64 {
     // SAFETY: a runtime-issued capability; the check guards the read.
     unsafe { gimso_check_access(p, 8, ACCESS_READ) };
     // SAFETY: just checked.
-    unsafe { (p.intval as *const u64).read() }
+    unsafe { (p.intval() as *const u64).read() }
 }
 
 #[test]
@@ -36,7 +36,7 @@ fn scenario() {
         let n = gimso_alloc(16);
         // SAFETY: fresh runtime-issued capabilities with 16 bytes.
         unsafe {
-            (n.intval as *mut u64).write(i);
+            (n.intval() as *mut u64).write(i);
             gimso_store_ptr(n.offset(8), head);
         }
         head = n;

@@ -11,7 +11,7 @@ fn fill(p: FlightPtr, words: usize, seed: u64) {
     unsafe { gimso_check_access(p, words * 8, ACCESS_WRITE) };
     for i in 0..words {
         // SAFETY: just checked.
-        unsafe { (p.intval as *mut u64).add(i).write(seed ^ i as u64) };
+        unsafe { (p.intval() as *mut u64).add(i).write(seed ^ i as u64) };
     }
 }
 
@@ -19,7 +19,7 @@ fn intact(p: FlightPtr, words: usize, seed: u64) -> bool {
     // SAFETY: runtime-issued capability; checked before reading.
     unsafe { gimso_check_access(p, words * 8, ACCESS_READ) };
     // SAFETY: just checked.
-    (0..words).all(|i| unsafe { (p.intval as *const u64).add(i).read() } == seed ^ i as u64)
+    (0..words).all(|i| unsafe { (p.intval() as *const u64).add(i).read() } == seed ^ i as u64)
 }
 
 #[inline(never)]
@@ -27,7 +27,7 @@ fn make_garbage(n: usize) -> usize {
     let mut last = 0;
     for i in 0..n {
         let g = gimso_alloc(64 + i % 512);
-        last = g.lower;
+        last = g.lower();
     }
     last
 }
@@ -47,7 +47,7 @@ fn stack_only_object_survives_collections() {
         intact(black_box(obj), 500, 0xfeed),
         "stack-held object was reclaimed"
     );
-    assert_eq!(gimso_lookup(obj.intval + 100).lower, obj.lower);
+    assert_eq!(gimso_lookup(obj.intval() + 100).lower(), obj.lower());
     // The last garbage object of the first batch is gone (slot freed or
     // reused by another object).
     let _ = garbage;

@@ -32,7 +32,7 @@ fn a_reclaimed_large_object_named_in_the_heap_is_dropped() {
     const SCRAMBLE: usize = 0x5a5a_5a5a_5a5a_5a5a;
     let scrambled = std::thread::spawn(|| {
         let b = gimso_alloc(1 << 20);
-        (b.intval ^ SCRAMBLE, b.lower ^ SCRAMBLE)
+        (b.intval() ^ SCRAMBLE, b.lower() ^ SCRAMBLE)
     })
     .join()
     .unwrap();
@@ -50,19 +50,19 @@ fn a_reclaimed_large_object_named_in_the_heap_is_dropped() {
     );
     // A live holder naming it, as the revived dead object does.
     let holder = gimso_alloc(64);
-    let stale = FlightPtr {
-        intval: stale.0 ^ SCRAMBLE,
-        lower: stale.1 ^ SCRAMBLE,
-    };
+    // SAFETY: the capability of a real object the runtime made (now
+    // reclaimed): the collector must cope with a revived stale one.
+    let stale = unsafe { FlightPtr::new(stale.0 ^ SCRAMBLE, stale.1 ^ SCRAMBLE) };
     // SAFETY: `holder` is a runtime-issued capability of 64 bytes.
     unsafe { gimso_store_ptr(holder, stale) };
     // Tracing the holder must not fault on the unmapped header.
     gimso_gc_collect();
     // SAFETY: as above.
     let now = unsafe { gimso_load_ptr(holder) };
-    assert_eq!(now.intval, stale.intval, "the address is the program's");
+    assert_eq!(now.intval(), stale.intval(), "the address is the program's");
     assert_ne!(
-        now.lower, stale.lower,
+        now.lower(),
+        stale.lower(),
         "the dead capability was replaced (by the free singleton's)"
     );
 }

@@ -30,14 +30,14 @@ fn read(p: FlightPtr) -> u64 {
     // SAFETY: capabilities come from the runtime; the check guards the read.
     unsafe { gimso_check_access(p, 8, ACCESS_READ) };
     // SAFETY: just checked.
-    unsafe { (p.intval as *const u64).read() }
+    unsafe { (p.intval() as *const u64).read() }
 }
 
 fn write(p: FlightPtr, v: u64) {
     // SAFETY: as in `read`.
     unsafe { gimso_check_access(p, 8, ACCESS_WRITE) };
     // SAFETY: just checked.
-    unsafe { (p.intval as *mut u64).write(v) }
+    unsafe { (p.intval() as *mut u64).write(v) }
 }
 
 fn load(p: FlightPtr) -> FlightPtr {
@@ -93,7 +93,7 @@ fn verify(roots: FlightPtr, shared: FlightPtr) -> usize {
     // SAFETY: runtime-issued capability.
     stack.extend((0..SHARED).map(|i| unsafe { gimso_atomic_load_ptr(word(shared, i)) }));
     while let Some(n) = stack.pop() {
-        if n.intval == 0 || !seen.insert(n.lower) {
+        if n.intval() == 0 || !seen.insert(n.lower()) {
             continue;
         }
         let id = read(word(n, 0));
@@ -131,7 +131,7 @@ fn mutator(k: usize, shared: FlightPtr, iters: usize) -> (u64, usize) {
             // Cross-link two roots (or cut a link).
             4..=5 => {
                 let a = load(word(roots, rng.below(ROOTS)));
-                if a.intval != 0 {
+                if a.intval() != 0 {
                     let b = if rng.below(3) == 0 {
                         FlightPtr::NULL
                     } else {

@@ -114,10 +114,10 @@ fn store_ptr_keeps_every_register() {
     let obj = gimso_alloc(32);
     let value = gimso_alloc(8);
     let before = Regs {
-        rdi: obj.intval + 8,
-        rsi: obj.lower,
-        rdx: value.intval,
-        rcx: value.lower,
+        rdi: obj.intval() + 8,
+        rsi: obj.lower(),
+        rdx: value.intval(),
+        rcx: value.lower(),
         ..sentinels()
     };
     // SAFETY: both capabilities come from gimso_alloc; the word at +8 is in bounds.
@@ -129,13 +129,13 @@ fn store_ptr_keeps_every_register() {
         call_with(
             gimso_load_ptr_pm as *const () as usize,
             Regs {
-                rdi: obj.intval + 8,
-                rsi: obj.lower,
+                rdi: obj.intval() + 8,
+                rsi: obj.lower(),
                 ..sentinels()
             },
         )
     };
-    assert_eq!((loaded.rax, loaded.rdx), (value.intval, value.lower));
+    assert_eq!((loaded.rax, loaded.rdx), (value.intval(), value.lower()));
     // SAFETY: both objects are live and were allocated here.
     unsafe {
         gimso_free(value);
@@ -150,8 +150,8 @@ fn load_ptr_keeps_every_register_but_its_results() {
     // SAFETY: runtime-issued capabilities; the word at 0 is in bounds.
     unsafe { gimso_store_ptr(obj, value) };
     let before = Regs {
-        rdi: obj.intval,
-        rsi: obj.lower,
+        rdi: obj.intval(),
+        rsi: obj.lower(),
         ..sentinels()
     };
     // SAFETY: as above.
@@ -159,8 +159,8 @@ fn load_ptr_keeps_every_register_but_its_results() {
     assert_eq!(
         after,
         Regs {
-            rax: value.intval,
-            rdx: value.lower,
+            rax: value.intval(),
+            rdx: value.lower(),
             ..before
         }
     );
@@ -175,8 +175,8 @@ fn load_ptr_keeps_every_register_but_its_results() {
 fn access_recheck_of_a_passing_access_returns_keeping_every_register() {
     let obj = gimso_alloc(16);
     let before = Regs {
-        rdi: obj.intval + 8,
-        rsi: obj.lower,
+        rdi: obj.intval() + 8,
+        rsi: obj.lower(),
         rdx: 8,
         rcx: ACCESS_READ as usize,
         r8: 0,

@@ -14,7 +14,7 @@ use gimso_abi::{
 
 fn special_object(flags: u64) -> FlightPtr {
     let obj = with_local(|l| gimso_shadow::alloc_object(l, 16, 16, flags));
-    FlightPtr::from_lower(obj.lower())
+    obj.flight_ptr()
 }
 
 extern "C" fn some_function() {}
@@ -40,14 +40,9 @@ fn run(name: &str) {
                 gimso_check_access(p, 8, ACCESS_READ);
                 gimso_free(p);
             }
-            "null_capability" => gimso_check_access(
-                FlightPtr {
-                    intval: p.intval,
-                    lower: 0,
-                },
-                8,
-                ACCESS_READ,
-            ),
+            "null_capability" => {
+                gimso_check_access(FlightPtr::from_int(p.intval()), 8, ACCESS_READ)
+            }
             "null_capability_good" => gimso_check_access(p, 8, ACCESS_READ),
             "misaligned" => gimso_store_ptr(p.offset(4), p),
             "misaligned_good" => gimso_store_ptr(p.offset(8), p),
@@ -76,19 +71,13 @@ fn run(name: &str) {
             "free_global_good" => gimso_free(special_object(0)),
             "free_stack" => gimso_free(special_object(FLAG_STACK)),
             "free_special" => gimso_free(f),
-            "free_no_capability" => gimso_free(FlightPtr {
-                intval: 0x1000,
-                lower: 0,
-            }),
+            "free_no_capability" => gimso_free(FlightPtr::from_int(0x1000)),
             "free_null_good" => gimso_free(FlightPtr::NULL),
             "call_non_function" => {
                 gimso_check_call(p);
             }
             "call_null" => {
-                gimso_check_call(FlightPtr {
-                    intval: some_function as *const () as usize,
-                    lower: 0,
-                });
+                gimso_check_call(FlightPtr::from_int(some_function as *const () as usize));
             }
             "call_wrong_address" => {
                 gimso_check_call(f.offset(1));

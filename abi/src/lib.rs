@@ -253,13 +253,23 @@ pub const ATOMIC_BOX_SIZE: usize = size_of::<AtomicBoxPayload>();
 /// A pointer in flight: the untrusted address and its capability.
 ///
 /// Passed and returned by value in two registers under the SysV ABI.
+///
+/// The type carries one invariant, on which every safe function of the
+/// runtime that reads an object's header through [`FlightPtr::lower`]
+/// relies: `lower` is 0 (the null capability) or the payload address of a
+/// capability object the runtime made (live, freed or special), which the
+/// collector keeps while the value is reachable. `intval` is never trusted.
+/// So the fields are private and the constructors that take a `lower` are
+/// `unsafe`: the obligation is discharged where a capability comes into
+/// being (an allocation, a global's object) or enters the runtime from
+/// compiled code, whose values the pass only ever builds from capabilities.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FlightPtr {
     /// The address the program computed; never trusted.
-    pub intval: usize,
+    intval: usize,
     /// The payload address of the capability object, or 0 (null capability).
-    pub lower: usize,
+    lower: usize,
 }
 
 impl FlightPtr {
@@ -269,12 +279,45 @@ impl FlightPtr {
         lower: 0,
     };
 
+    /// A pointer at `intval` with the capability whose payload is at `lower`.
+    ///
+    /// # Safety
+    /// `lower` is 0 or the payload address of a capability object made by
+    /// the runtime (the type's invariant).
+    pub const unsafe fn new(intval: usize, lower: usize) -> FlightPtr {
+        FlightPtr { intval, lower }
+    }
+
     /// A pointer to the start of the object whose payload is at `lower`.
-    pub const fn from_lower(lower: usize) -> FlightPtr {
+    ///
+    /// # Safety
+    /// As [`FlightPtr::new`].
+    pub const unsafe fn from_lower(lower: usize) -> FlightPtr {
         FlightPtr {
             intval: lower,
             lower,
         }
+    }
+
+    /// An address with the null capability: it compares and prints, and
+    /// every access through it is reported.
+    pub const fn from_int(intval: usize) -> FlightPtr {
+        FlightPtr { intval, lower: 0 }
+    }
+
+    /// The address the program computed.
+    pub const fn intval(self) -> usize {
+        self.intval
+    }
+
+    /// The payload address of the capability object, or 0.
+    pub const fn lower(self) -> usize {
+        self.lower
+    }
+
+    /// Whether the capability is null.
+    pub const fn is_null_cap(self) -> bool {
+        self.lower == 0
     }
 
     /// The same capability at a different address (what `getelementptr` does).

@@ -119,18 +119,22 @@ impl From<FlightPtr> for Ptr {
     #[inline]
     fn from(p: FlightPtr) -> Self {
         Ptr {
-            intval: p.intval as u64,
-            lower: p.lower,
+            intval: p.intval() as u64,
+            lower: p.lower(),
         }
     }
 }
 
-impl From<Ptr> for FlightPtr {
+impl Ptr {
+    /// The pointer as a [`FlightPtr`].
+    ///
+    /// # Safety
+    /// `lower` is 0 or the payload address of a capability object the
+    /// runtime made ([`FlightPtr`]'s invariant): it was read from a slot or
+    /// box the runtime wrote from a `FlightPtr`.
     #[inline]
-    fn from(p: Ptr) -> Self {
-        FlightPtr {
-            intval: p.intval as usize,
-            lower: p.lower,
-        }
+    pub unsafe fn into_flight(self) -> FlightPtr {
+        // SAFETY: as the caller promises.
+        unsafe { FlightPtr::new(self.intval as usize, self.lower) }
     }
 }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gimso_abi::{FlightPtr, SourceLocation};
+use gimso_abi::SourceLocation;
 use gimso_benches::{BenchHeap, SWEEP_EVERY_BYTES};
 use gimso_shadow::check::{Access, check_access};
 use gimso_shadow::pointer::{atomic_load_ptr, atomic_store_ptr, cmpxchg_ptr, load_ptr, store_ptr};
@@ -33,7 +33,7 @@ fn alloc_free(c: &mut Criterion) {
                 let mut until_collect = period;
                 for _ in 0..iters {
                     let obj = alloc_object(&mut h.local, black_box(size), 16, 0);
-                    free(FlightPtr::from_lower(black_box(obj.lower())));
+                    free(black_box(obj).flight_ptr());
                     until_collect -= 1;
                     if until_collect == 0 {
                         h.collect();
@@ -91,10 +91,7 @@ fn pointer_store_load(c: &mut Criterion) {
     let mut h = BenchHeap::new();
     let obj = alloc_object(&mut h.local, 64, 16, 0);
     let target = alloc_object(&mut h.local, 64, 16, 0);
-    let (dst, value) = (
-        FlightPtr::from_lower(obj.lower()).offset(8),
-        FlightPtr::from_lower(target.lower()),
-    );
+    let (dst, value) = (obj.flight_ptr().offset(8), target.flight_ptr());
     store_ptr(&mut h.local, dst, value, HERE); // creates the aux allocation
     let mut g = c.benchmark_group("pointer");
     g.bench_function("store/gimso", |b| {
@@ -105,7 +102,9 @@ fn pointer_store_load(c: &mut Criterion) {
     let raw_slot: *mut *mut u8 = &mut raw[1];
     g.bench_function("store/raw", |b| {
         // SAFETY: raw_slot points into a live local array.
-        b.iter(|| unsafe { black_box(raw_slot).write_volatile(black_box(value.intval as *mut u8)) })
+        b.iter(|| unsafe {
+            black_box(raw_slot).write_volatile(black_box(value.intval() as *mut u8))
+        })
     });
     g.bench_function("load/raw", |b| {
         // SAFETY: raw_slot points into a live local array.
@@ -120,8 +119,8 @@ fn atomic_pointer(c: &mut Criterion) {
     let target = alloc_object(&mut h.local, 64, 16, 0);
     h.keep(obj);
     h.keep(target);
-    let dst = FlightPtr::from_lower(obj.lower());
-    let value = FlightPtr::from_lower(target.lower());
+    let dst = obj.flight_ptr();
+    let value = target.flight_ptr();
     atomic_store_ptr(&mut h.local, dst, value, HERE);
     // Each atomic store makes a 32-byte box: collect every 1 MiB of boxes.
     let period = (SWEEP_EVERY_BYTES / 32) as u64;
@@ -148,7 +147,7 @@ fn atomic_pointer(c: &mut Criterion) {
                 let r = cmpxchg_ptr(
                     &mut h.local,
                     black_box(dst),
-                    value.intval,
+                    value.intval(),
                     black_box(value),
                     false,
                     HERE,
@@ -161,8 +160,8 @@ fn atomic_pointer(c: &mut Criterion) {
             start.elapsed()
         })
     });
-    let raw = AtomicPtr::new(value.intval as *mut u8);
-    let v = value.intval as *mut u8;
+    let raw = AtomicPtr::new(value.intval() as *mut u8);
+    let v = value.intval() as *mut u8;
     g.bench_function("store/raw", |b| {
         b.iter(|| black_box(&raw).store(black_box(v), Ordering::SeqCst))
     });
@@ -180,19 +179,19 @@ fn atomic_pointer(c: &mut Criterion) {
 fn access_check(c: &mut Criterion) {
     let mut h = BenchHeap::new();
     let obj = alloc_object(&mut h.local, 64, 16, 0);
-    let p = FlightPtr::from_lower(obj.lower()).offset(24);
+    let p = obj.flight_ptr().offset(24);
     let mut g = c.benchmark_group("check");
     g.bench_function("load8/gimso", |b| {
         b.iter(|| {
             let p = black_box(p);
             check_access(p, Access::read(8));
             // SAFETY: the check just passed.
-            unsafe { (p.intval as *const u64).read() }
+            unsafe { (p.intval() as *const u64).read() }
         })
     });
     g.bench_function("load8/raw", |b| {
         // SAFETY: p is in bounds of a live object.
-        b.iter(|| unsafe { (black_box(p).intval as *const u64).read() })
+        b.iter(|| unsafe { (black_box(p).intval() as *const u64).read() })
     });
     g.finish();
 }

@@ -263,7 +263,7 @@ wrapper! {
         let zone_name;
         if fmt.windows(2).any(|w| w == b"%Z") {
             let zone = mem::load_ptr(tm.offset(ZONE as isize));
-            zone_name = if zone.intval == 0 {
+            zone_name = if zone.intval() == 0 {
                 vec![0]
             } else {
                 mem::c_string_nul(zone)
@@ -358,7 +358,7 @@ wrapper! {
         let r = unsafe { libc::clock_getres(clock, &mut ts) };
         if r != 0 {
             errno::sync_from_libc();
-        } else if res.intval != 0 {
+        } else if res.intval() != 0 {
             crate::pthread::futex::write_timespec(res, &ts);
         }
         r

@@ -35,8 +35,10 @@ pub enum CcArg {
 pub struct CcReturn {
     /// Payload word 0 of the return value.
     pub word: u64,
-    /// Capability word 0 of the return value.
-    pub cap: usize,
+    /// Capability word 0 of the return value, as compiled code left it in
+    /// the CC buffer (private: it becomes a pointer only through
+    /// [`CcReturn::ptr`]).
+    cap: usize,
     /// `ret_bytes` the callee reported.
     pub bytes: u64,
 }
@@ -45,6 +47,14 @@ impl CcReturn {
     /// The value as an `int`.
     pub fn i32(self) -> i32 {
         self.word as i32
+    }
+
+    /// The value as a pointer, with its capability.
+    pub fn ptr(self) -> FlightPtr {
+        // SAFETY: `cap` was read from the CC buffer's capability word, which
+        // compiled code and the runtime only ever fill from capabilities
+        // (or 0).
+        unsafe { FlightPtr::new(self.word as usize, self.cap) }
     }
 }
 
@@ -68,17 +78,19 @@ impl Callee {
         let entry = unsafe { core::mem::transmute::<usize, EntryFn>(entry) };
         Callee {
             entry,
-            lower: f.lower,
+            lower: f.lower(),
         }
     }
 
     /// A callee from an entry and capability compiled code handed over
     /// directly (`gimso_start_main`), with the same check.
-    pub fn from_parts(entry: EntryFn, lower: usize) -> Callee {
-        Callee::check(FlightPtr {
-            intval: entry as usize,
-            lower,
-        })
+    ///
+    /// # Safety
+    /// `lower` is 0 or a capability the runtime made ([`FlightPtr`]'s
+    /// invariant).
+    pub unsafe fn from_parts(entry: EntryFn, lower: usize) -> Callee {
+        // SAFETY: as the caller promises.
+        Callee::check(unsafe { FlightPtr::new(entry as usize, lower) })
     }
 
     /// Calls with `args`; `expect` bytes of return value are required.
@@ -159,7 +171,7 @@ unsafe fn write_args(thread: *mut ThreadAbi, args: &[CcArg]) -> u64 {
             CcArg::I32(v) => (v as i64 as u64, 0),
             CcArg::I64(v) => (v as u64, 0),
             CcArg::F64(v) => (v.to_bits(), 0),
-            CcArg::Ptr(p) => (p.intval as u64, p.lower),
+            CcArg::Ptr(p) => (p.intval() as u64, p.lower()),
         };
         // SAFETY: w < CC_INLINE_WORDS (asserted); thread is valid.
         unsafe {

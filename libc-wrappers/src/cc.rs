@@ -109,10 +109,9 @@ impl Args {
     /// The next pointer (payload word and its capability).
     pub fn next_ptr(&mut self) -> FlightPtr {
         let w = self.place_checked(8, 8);
-        FlightPtr {
-            intval: self.word(w) as usize,
-            lower: self.cap(w),
-        }
+        // SAFETY: the CC buffer's capability words are filled by compiled
+        // code and the runtime only from capabilities (or 0).
+        unsafe { FlightPtr::new(self.word(w) as usize, self.cap(w)) }
     }
 
     /// The next 16-byte, 16-aligned slot (an x87 `long double`).
@@ -297,7 +296,7 @@ impl Ret for [u64; 2] {
 
 impl Ret for FlightPtr {
     fn write(self, out: &mut RetBuf) -> u64 {
-        out.set(0, self.intval as u64, self.lower);
+        out.set(0, self.intval() as u64, self.lower());
         8
     }
 }

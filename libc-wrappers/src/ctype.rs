@@ -36,16 +36,16 @@ fn publish<T: Copy>(base: *const T) -> FlightPtr {
     unsafe {
         core::ptr::copy_nonoverlapping(
             base.sub(128).cast::<u8>(),
-            table.intval as *mut u8,
+            table.intval() as *mut u8,
             ENTRIES * size,
         );
     }
     let holder = mem::alloc(8, 16, FLAG_GLOBAL);
     mem::store_ptr(holder, table.offset((128 * size) as isize));
     for p in [table, holder] {
-        gimso_gc::register_global_object(p.lower);
+        gimso_gc::register_global_object(p.lower());
         // SAFETY: p is a capability just allocated.
-        let obj = unsafe { ObjRef::from_lower(p.lower) };
+        let obj = unsafe { ObjRef::from_lower(p.lower()) };
         obj.header()
             .aux
             .fetch_or(FLAG_READONLY, core::sync::atomic::Ordering::Release);
@@ -53,15 +53,11 @@ fn publish<T: Copy>(base: *const T) -> FlightPtr {
     holder
 }
 
-/// `(intval, lower)` of a published table holder.
-type Published = OnceLock<(usize, usize)>;
+/// A published table holder.
+type Published = OnceLock<FlightPtr>;
 
 fn get(cell: &Published, make: impl FnOnce() -> FlightPtr) -> FlightPtr {
-    let &(intval, lower) = cell.get_or_init(|| {
-        let p = make();
-        (p.intval, p.lower)
-    });
-    FlightPtr { intval, lower }
+    *cell.get_or_init(make)
 }
 
 static CLASS: Published = OnceLock::new();

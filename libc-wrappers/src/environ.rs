@@ -80,7 +80,7 @@ fn rebuild() -> FlightPtr {
         unsafe { build_string_array(env, n) }
     };
     mem::store_ptr(ENVIRON.pointer(), array);
-    BUILT.store(array.intval, Ordering::Relaxed);
+    BUILT.store(array.intval(), Ordering::Relaxed);
     array
 }
 
@@ -105,7 +105,7 @@ pub fn is_libc_environment(envp: *const *const c_char) -> bool {
 /// constructor changed the environment) or the program assigned one.
 pub fn changed_since_start() -> bool {
     CHANGED.load(Ordering::Relaxed)
-        || mem::load_ptr(ENVIRON.pointer()).intval != BUILT.load(Ordering::Relaxed)
+        || mem::load_ptr(ENVIRON.pointer()).intval() != BUILT.load(Ordering::Relaxed)
 }
 
 extern "C" fn build_at_start() {
@@ -130,7 +130,7 @@ static BUILD_AT_START: extern "C" fn() = build_at_start;
 /// Makes an array the program assigned to `environ` libc's environment.
 fn adopt_assigned() {
     let current = mem::load_ptr(ENVIRON.pointer());
-    if current.intval == BUILT.load(Ordering::Relaxed) {
+    if current.intval() == BUILT.load(Ordering::Relaxed) {
         return;
     }
     let entries = crate::posix::process::string_array(current);
@@ -146,7 +146,7 @@ fn adopt_assigned() {
             }
         }
     }
-    BUILT.store(current.intval, Ordering::Relaxed);
+    BUILT.store(current.intval(), Ordering::Relaxed);
 }
 
 /// Makes the program's own `environ`, if it assigned one, libc's

@@ -20,13 +20,15 @@ thread_local! {
 pub fn location() -> FlightPtr {
     let lower = ERRNO.with(Cell::get);
     if lower != 0 {
-        return FlightPtr::from_lower(lower);
+        // SAFETY: `ERRNO` only ever holds the payload address of the errno
+        // object allocated below.
+        return unsafe { FlightPtr::from_lower(lower) };
     }
     // Global: it lives as long as the program (threads are few, and C code
     // may keep `&errno` anywhere) and `free(&errno)` is an invalid free.
     let p = mem::alloc(4, 16, gimso_abi::FLAG_GLOBAL);
-    gimso_gc::register_global_object(p.lower);
-    ERRNO.with(|c| c.set(p.lower));
+    gimso_gc::register_global_object(p.lower());
+    ERRNO.with(|c| c.set(p.lower()));
     p
 }
 
@@ -40,7 +42,7 @@ pub fn get() -> i32 {
 pub fn set(value: i32) {
     let p = location();
     // SAFETY: the object is a live 8-byte int object this module made.
-    unsafe { (p.intval as *mut i32).write(value) };
+    unsafe { (p.intval() as *mut i32).write(value) };
     // SAFETY: __errno_location returns the calling thread's errno.
     unsafe { *libc::__errno_location() = value };
 }

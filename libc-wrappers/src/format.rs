@@ -77,7 +77,7 @@ impl ArgSource for VaList {
         v
     }
     fn pair(&mut self) -> [u64; 2] {
-        let misalign = self.cur.intval & 15;
+        let misalign = self.cur.intval() & 15;
         if misalign != 0 {
             self.cur = self.cur.offset((16 - misalign) as isize);
         }
@@ -117,7 +117,7 @@ impl Value {
             Value::Word(w) => w,
             Value::Double(d) => d.to_bits(),
             Value::LongDouble(w) => w[0],
-            Value::Ptr(p) => p.intval as u64,
+            Value::Ptr(p) => p.intval() as u64,
         }
     }
     fn double(self) -> f64 {
@@ -137,10 +137,7 @@ impl Value {
         match self {
             Value::Ptr(p) => p,
             // A positional slot used as another type: no capability.
-            other => FlightPtr {
-                intval: other.word() as usize,
-                lower: 0,
-            },
+            other => FlightPtr::from_int(other.word() as usize),
         }
     }
 }
@@ -462,7 +459,7 @@ fn format_plain(fmt: &[u8], src: &mut impl ArgSource) -> Option<Vec<u8>> {
             b'%' => out.push(b'%'),
             b's' => {
                 let p = src.ptr();
-                if p.intval == 0 {
+                if p.intval() == 0 {
                     out.extend_from_slice(b"(null)");
                 } else {
                     let n = mem::c_strlen(p);
@@ -635,7 +632,7 @@ fn convert(
         }
         b's' | b'S' if conv == b'S' || length == b"l" => {
             let p = next(Kind::Ptr, spec.position).ptr();
-            if p.intval == 0 {
+            if p.intval() == 0 {
                 CValue::Ptr(core::ptr::null())
             } else {
                 wide = wide_string(p);
@@ -644,7 +641,7 @@ fn convert(
         }
         b's' => {
             let p = next(Kind::Ptr, spec.position).ptr();
-            if p.intval == 0 {
+            if p.intval() == 0 {
                 // glibc prints "(null)" (or nothing under a short precision).
                 CValue::Ptr(core::ptr::null())
             } else {
@@ -661,7 +658,7 @@ fn convert(
                 CValue::Ptr(scratch.as_ptr().cast())
             }
         }
-        b'p' => CValue::Ptr(next(Kind::Ptr, spec.position).ptr().intval as *const c_void),
+        b'p' => CValue::Ptr(next(Kind::Ptr, spec.position).ptr().intval() as *const c_void),
         _ => match spec.kind() {
             Some(Kind::Int) => CValue::Int(next(Kind::Int, spec.position).word() as c_int),
             Some(Kind::Long) => CValue::Long(next(Kind::Long, spec.position).word() as i64),

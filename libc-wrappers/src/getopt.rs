@@ -81,13 +81,13 @@ const AMBIGUOUS: usize = usize::MAX;
 /// Reads the `struct option` array at `p` up to its all-zero terminator.
 fn read_long_options(p: FlightPtr) -> Vec<LongOption> {
     let mut out = Vec::new();
-    if p.intval == 0 {
+    if p.intval() == 0 {
         return out;
     }
     loop {
         let entry = p.offset((32 * out.len()) as isize);
         let name = mem::load_ptr(entry);
-        if name.intval == 0 {
+        if name.intval() == 0 {
             return out;
         }
         let has_arg = i32::from_ne_bytes(mem::read_int::<4>(entry.offset(8)));
@@ -396,10 +396,10 @@ fn long_option(
             return LongResult::Done(i32::from(if call.colon { b':' } else { b'?' }));
         }
     }
-    if call.long_index.intval != 0 {
+    if call.long_index.intval() != 0 {
         mem::write_int(call.long_index, &(k as i32).to_ne_bytes());
     }
-    if o.flag.intval != 0 {
+    if o.flag.intval() != 0 {
         mem::write_int(o.flag, &o.val.to_ne_bytes());
         return LongResult::Done(0);
     }

@@ -49,7 +49,7 @@ extern "C" fn errfunc_trampoline(path: *const c_char, err: c_int) -> c_int {
     // SAFETY: glibc passes the NUL-terminated path that failed.
     let p = unsafe { core::ffi::CStr::from_ptr(path) };
     let obj = mem::alloc_c_string(p.to_bytes(), false);
-    let _keep = gimso_gc::Root::new(obj.lower);
+    let _keep = gimso_gc::Root::new(obj.lower());
     f.call(&[CcArg::Ptr(obj), CcArg::I32(err)], 4, "glob errfunc")
         .i32()
 }
@@ -71,7 +71,7 @@ fn current_entries(pglob: FlightPtr) -> Vec<FlightPtr> {
     let n = u64::from_ne_bytes(mem::read_int::<8>(pglob.offset(PATHC))) as usize;
     let offs = u64::from_ne_bytes(mem::read_int::<8>(pglob.offset(OFFS))) as usize;
     let v = mem::load_ptr(pglob.offset(PATHV));
-    if v.intval == 0 {
+    if v.intval() == 0 {
         return Vec::new();
     }
     (0..n)
@@ -94,7 +94,7 @@ wrapper! {
             0
         };
         let old = if flags & libc::GLOB_APPEND != 0 { current_entries(pglob) } else { Vec::new() };
-        let callee = (errfunc.intval != 0).then(|| Callee::check(errfunc));
+        let callee = (errfunc.intval() != 0).then(|| Callee::check(errfunc));
         ERRFUNC.with(|c| c.set(callee));
         let mut g = [0u8; GLOB_T];
         // Only the caller's own flags reach glibc: no append (done here), no
@@ -121,7 +121,7 @@ wrapper! {
         }
         let total = old.len() + paths.len();
         let array = mem::alloc((offs + total + 1) * 8, 16, 0);
-        let _keep = gimso_gc::Root::new(array.lower);
+        let _keep = gimso_gc::Root::new(array.lower());
         let mut made = vec![array];
         for (i, p) in old.iter().enumerate() {
             mem::store_ptr(array.offset(((offs + i) * 8) as isize), *p);
@@ -136,11 +136,11 @@ wrapper! {
         let mut held: Vec<Held> = made.into_iter().map(Held::new).collect();
         with_results(|t| {
             if flags & libc::GLOB_APPEND != 0 {
-                if let Some(earlier) = t.remove(&previous.lower) {
+                if let Some(earlier) = t.remove(&previous.lower()) {
                     held.extend(earlier);
                 }
             }
-            t.insert(array.lower, held);
+            t.insert(array.lower(), held);
         });
         mem::write_int(pglob.offset(PATHC), &(total as u64).to_ne_bytes());
         mem::store_ptr(pglob.offset(PATHV), array);
@@ -153,10 +153,10 @@ wrapper! {
     /// `void globfree(glob_t *pglob)`.
     fn globfree(pglob: FlightPtr) -> () {
         let v = mem::load_ptr(pglob.offset(PATHV));
-        if v.intval == 0 {
+        if v.intval() == 0 {
             return;
         }
-        let Some(objects) = with_results(|t| t.remove(&v.lower)) else {
+        let Some(objects) = with_results(|t| t.remove(&v.lower())) else {
             crate::report::fatal("globfree: the glob_t does not hold a result of glob (or it was freed)");
         };
         for o in objects {

@@ -20,7 +20,7 @@ static CONVERTERS: Handles<usize> = Handles::new(0x4943);
 
 /// glibc's converter for the program's handle, or a clear stop.
 fn converter(cd: FlightPtr, what: &str) -> libc::iconv_t {
-    match CONVERTERS.get(cd.intval as u64) {
+    match CONVERTERS.get(cd.intval() as u64) {
         Some(c) => c as libc::iconv_t,
         None => crate::report::fatal(&format!(
             "{what}: the iconv_t was not returned by iconv_open, or was closed"
@@ -37,10 +37,10 @@ wrapper! {
         let c = unsafe { libc::iconv_open(to.as_ptr().cast(), from.as_ptr().cast()) };
         if c as isize == -1 {
             errno::sync_from_libc();
-            return FlightPtr { intval: usize::MAX, lower: 0 };
+            return FlightPtr::from_int(usize::MAX);
         }
         let id = CONVERTERS.insert(c as usize);
-        FlightPtr { intval: id as usize, lower: 0 }
+        FlightPtr::from_int(id as usize)
     }
 }
 
@@ -48,7 +48,7 @@ wrapper! {
     /// `int iconv_close(iconv_t cd)`.
     fn iconv_close(cd: FlightPtr) -> i32 {
         let c = converter(cd, "iconv_close");
-        CONVERTERS.remove(cd.intval as u64);
+        CONVERTERS.remove(cd.intval() as u64);
         // SAFETY: glibc's converter, closed once (removed from the table).
         unsafe { libc::iconv_close(c) }
     }
@@ -57,11 +57,11 @@ wrapper! {
 /// The pointer at `pp` and the count at `np` (both checked), or `None` when
 /// `pp` or `*pp` is NULL.
 fn buffer(pp: FlightPtr, np: FlightPtr) -> Option<(FlightPtr, usize)> {
-    if pp.intval == 0 {
+    if pp.intval() == 0 {
         return None;
     }
     let p = mem::load_ptr(pp);
-    if p.intval == 0 {
+    if p.intval() == 0 {
         return None;
     }
     Some((p, u64::from_ne_bytes(mem::read_int::<8>(np)) as usize))

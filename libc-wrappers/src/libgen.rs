@@ -12,28 +12,27 @@ use crate::mem;
 use crate::wrapper;
 
 /// A read-only C string object for the program, made once and kept alive.
-fn constant(cell: &'static OnceLock<(usize, usize)>, text: &[u8]) -> FlightPtr {
-    let &(intval, lower) = cell.get_or_init(|| {
+fn constant(cell: &'static OnceLock<FlightPtr>, text: &[u8]) -> FlightPtr {
+    *cell.get_or_init(|| {
         let p = mem::alloc_c_string(text, true);
-        gimso_gc::register_global_object(p.lower);
-        (p.intval, p.lower)
-    });
-    FlightPtr { intval, lower }
+        gimso_gc::register_global_object(p.lower());
+        p
+    })
 }
 
 fn dot() -> FlightPtr {
-    static DOT: OnceLock<(usize, usize)> = OnceLock::new();
+    static DOT: OnceLock<FlightPtr> = OnceLock::new();
     constant(&DOT, b".")
 }
 
 fn slash() -> FlightPtr {
-    static SLASH: OnceLock<(usize, usize)> = OnceLock::new();
+    static SLASH: OnceLock<FlightPtr> = OnceLock::new();
     constant(&SLASH, b"/")
 }
 
 /// The path's bytes (checked up to its NUL), or `None` for NULL.
 fn path_bytes(path: FlightPtr) -> Option<Vec<u8>> {
-    (path.intval != 0).then(|| mem::c_string(path))
+    (path.intval() != 0).then(|| mem::c_string(path))
 }
 
 wrapper! {

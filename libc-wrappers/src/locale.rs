@@ -14,7 +14,7 @@ wrapper! {
     /// `char *setlocale(int category, const char *locale)`: the locale's
     /// name as a read-only string, or NULL if it cannot be set.
     fn setlocale(category: i32, locale: FlightPtr) -> FlightPtr {
-        let name = (locale.intval != 0).then(|| mem::c_string_nul(locale));
+        let name = (locale.intval() != 0).then(|| mem::c_string_nul(locale));
         let ptr = name.as_ref().map_or(core::ptr::null(), |n| n.as_ptr().cast());
         // SAFETY: ptr is null (a query) or a NUL-terminated copy. The
         // runtime's own threads never call setlocale.

@@ -28,7 +28,7 @@ fn check_free(p: FlightPtr) {
 
 /// Frees non-null `p` after [`check_free`] accepted it.
 fn free_checked(p: FlightPtr) {
-    debug_assert!(p.intval != 0);
+    debug_assert!(p.intval() != 0);
     // SAFETY: check_free(p) returned (it reports and ends the program for
     // anything `free` refuses), so classify_free(p) is None; p is non-null.
     unsafe { mark_freed(p) }
@@ -38,7 +38,7 @@ fn free_checked(p: FlightPtr) {
 fn object_size(p: FlightPtr) -> usize {
     // SAFETY: callers pass pointers that passed classify_free (non-zero,
     // runtime-issued lower).
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     obj.upper() - obj.lower()
 }
 
@@ -67,7 +67,7 @@ wrapper! {
     /// contents (capabilities included); the old object is freed. Freeing
     /// rules apply to `p` (double, interior, global... frees are errors).
     fn realloc(p: FlightPtr, n: usize) -> FlightPtr {
-        if p.intval == 0 {
+        if p.intval() == 0 {
             return allocate(n, MIN_ALIGN);
         }
         check_free(p);
@@ -76,7 +76,7 @@ wrapper! {
             return FlightPtr::NULL;
         }
         let q = allocate(n, MIN_ALIGN);
-        if q.intval == 0 {
+        if q.intval() == 0 {
             return q;
         }
         mem::memmove(q, p, object_size(p).min(n));
@@ -88,7 +88,7 @@ wrapper! {
 wrapper! {
     /// `void free(void *p)`.
     fn free(p: FlightPtr) -> () {
-        if p.intval != 0 {
+        if p.intval() != 0 {
             check_free(p);
             free_checked(p);
         }
@@ -136,11 +136,11 @@ wrapper! {
     /// `size_t malloc_usable_size(void *p)`: the object's bounds from `p`'s
     /// object start; 0 for NULL and for freed objects.
     fn malloc_usable_size(p: FlightPtr) -> usize {
-        if p.lower == 0 {
+        if p.lower() == 0 {
             return 0;
         }
         // SAFETY: a non-zero lower is a runtime-issued capability.
-        let obj = unsafe { ObjRef::from_lower(p.lower) };
+        let obj = unsafe { ObjRef::from_lower(p.lower()) };
         obj.upper() - obj.lower()
     }
 }

@@ -30,7 +30,7 @@ pub fn with_local<R>(f: impl FnOnce(&mut LocalHeap) -> R) -> R {
 pub fn check_access(p: FlightPtr, access: Access) -> ObjRef {
     if access_ok(p, access) {
         // SAFETY: access_ok established that p.lower is a capability.
-        return unsafe { ObjRef::from_lower(p.lower) };
+        return unsafe { ObjRef::from_lower(p.lower()) };
     }
     crate::report::access(p, access)
 }
@@ -54,7 +54,7 @@ pub fn check_write(p: FlightPtr, n: usize) {
 /// pointers as such).
 pub fn readable(p: FlightPtr) -> usize {
     let obj = check_access(p, Access::read(1));
-    obj.upper() - p.intval
+    obj.upper() - p.intval()
 }
 
 /// The `n` bytes at `p`, which the caller has checked.
@@ -67,7 +67,7 @@ pub unsafe fn bytes<'a>(p: FlightPtr, n: usize) -> &'a [u8] {
         return &[];
     }
     // SAFETY: the range is inside a live object's payload (contract).
-    unsafe { core::slice::from_raw_parts(p.intval as *const u8, n) }
+    unsafe { core::slice::from_raw_parts(p.intval() as *const u8, n) }
 }
 
 /// Copies `n` bytes from `p` after checking them.
@@ -179,8 +179,8 @@ pub fn compare_strings(p: FlightPtr, q: FlightPtr, limit: usize) -> i32 {
         // SAFETY: i < ap and i < aq, both checked by readable().
         let (a, b) = unsafe {
             (
-                *(p.intval as *const u8).add(i),
-                *(q.intval as *const u8).add(i),
+                *(p.intval() as *const u8).add(i),
+                *(q.intval() as *const u8).add(i),
             )
         };
         if a != b || a == 0 {
@@ -215,7 +215,7 @@ pub fn memset(dst: FlightPtr, c: u8, n: usize) {
 /// Allocates a zeroed object of `size` bytes aligned to `align` (a power
 /// of two at most `MAX_ALIGN`) with `flags`. A safepoint.
 pub fn alloc(size: usize, align: usize, flags: u64) -> FlightPtr {
-    FlightPtr::from_lower(gimso_gc::alloc(size, align, flags).lower())
+    gimso_gc::alloc(size, align, flags).flight_ptr()
 }
 
 /// A fresh object holding `data` followed by a NUL; read-only if asked.
@@ -223,7 +223,7 @@ pub fn alloc_c_string(data: &[u8], readonly: bool) -> FlightPtr {
     let p = alloc(data.len() + 1, 16, 0);
     // SAFETY: the object is fresh and data.len() + 1 bytes long.
     unsafe {
-        core::ptr::copy_nonoverlapping(data.as_ptr(), p.intval as *mut u8, data.len());
+        core::ptr::copy_nonoverlapping(data.as_ptr(), p.intval() as *mut u8, data.len());
     }
     if readonly {
         make_readonly(p);
@@ -234,11 +234,11 @@ pub fn alloc_c_string(data: &[u8], readonly: bool) -> FlightPtr {
 /// Makes the object `p` (a fresh allocation of the caller's) read-only
 /// for the program.
 pub fn make_readonly(p: FlightPtr) {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         return;
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower) };
+    let obj = unsafe { gimso_shadow::ObjRef::from_lower(p.lower()) };
     obj.header()
         .aux
         .fetch_or(FLAG_READONLY, core::sync::atomic::Ordering::Release);
@@ -261,7 +261,7 @@ pub fn read_int<const N: usize>(p: FlightPtr) -> [u8; N] {
     check_access(p, Access::read(N));
     let mut out = [0u8; N];
     // SAFETY: just checked N bytes at p.
-    unsafe { core::ptr::copy_nonoverlapping(p.intval as *const u8, out.as_mut_ptr(), N) };
+    unsafe { core::ptr::copy_nonoverlapping(p.intval() as *const u8, out.as_mut_ptr(), N) };
     out
 }
 

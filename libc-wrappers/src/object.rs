@@ -61,10 +61,9 @@ impl FunctionObject {
 
     /// The C function pointer to this function: `(entry, lower)`.
     pub fn pointer(&self) -> FlightPtr {
-        FlightPtr {
-            intval: self.entry(),
-            lower: self.lower(),
-        }
+        // SAFETY: a function object of the runtime: its header sits just
+        // below `lower`.
+        unsafe { FlightPtr::new(self.entry(), self.lower()) }
     }
 }
 
@@ -106,7 +105,9 @@ impl PointerGlobal {
 
     /// A pointer to the variable (what `&stdout` is in C).
     pub fn pointer(&self) -> FlightPtr {
-        FlightPtr::from_lower(self.lower())
+        // SAFETY: a global object of the runtime: its header sits just
+        // below `lower`.
+        unsafe { FlightPtr::from_lower(self.lower()) }
     }
 }
 
@@ -223,7 +224,9 @@ impl SpecialObject {
 
     /// The pointer to the object.
     pub fn pointer(&self) -> FlightPtr {
-        FlightPtr::from_lower(self.lower())
+        // SAFETY: a special object of the runtime: its header sits just
+        // below `lower`.
+        unsafe { FlightPtr::from_lower(self.lower()) }
     }
 
     /// The address of the payload word, for initialising globals at

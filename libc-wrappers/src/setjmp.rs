@@ -81,22 +81,22 @@ pub unsafe extern "C" fn gimso_setjmp_prepare(
             libc::sigprocmask(libc::SIG_BLOCK, core::ptr::null(), &raw mut (*target).mask);
         }
     }
-    mem::store_ptr(env, FlightPtr::from_lower(obj.lower()));
+    mem::store_ptr(env, obj.flight_ptr());
 }
 
 /// Jumps to the `setjmp` that filled `env`.
 fn jump(env: FlightPtr, val: i32, what: &'static str) -> ! {
     let p = mem::load_ptr(env);
-    if p.lower == 0 {
+    if p.lower() == 0 {
         report::pointer_error(SafetyError::InvalidJmpBuf, env, what);
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     if obj.kind() != Some(SpecialKind::JmpBuf) || obj.is_free() {
         report::pointer_error(SafetyError::InvalidJmpBuf, env, what);
     }
     // SAFETY: JMP_BUF objects hold a JmpTarget written by setjmp_prepare.
-    let t = unsafe { &*(p.lower as *const JmpTarget) };
+    let t = unsafe { &*(p.lower() as *const JmpTarget) };
     let thread = gimso_gc::current().abi_ptr().cast_mut();
     if t.thread != thread as usize {
         report::pointer_error(SafetyError::LongjmpDeadFrame, env, what);

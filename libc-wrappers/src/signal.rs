@@ -119,7 +119,7 @@ fn deliver_all(kind: BarrierKind) {
 fn deliver(sig: c_int, kind: BarrierKind) {
     let installed = HANDLERS.lock()[sig as usize];
     let Some(h) = installed else { return };
-    if h.handler.lower == 0 {
+    if h.handler.lower() == 0 {
         // SIG_DFL/SIG_IGN were installed natively; nothing compiled to run.
         return;
     }
@@ -226,7 +226,7 @@ fn install(
     if sig <= 0 || sig as usize > MAX_SIGNAL || sig == libc::SIGKILL || sig == libc::SIGSTOP {
         return Err(libc::EINVAL);
     }
-    let compiled = handler.lower != 0;
+    let compiled = handler.lower() != 0;
     if compiled && refused(sig) {
         crate::report::warning(&format!(
             "a handler for {} ({sig}) is refused: under gimso a memory or arithmetic fault \
@@ -235,7 +235,7 @@ fn install(
         ));
         return Err(libc::EINVAL);
     }
-    if !compiled && handler.intval > 1 {
+    if !compiled && handler.intval() > 1 {
         // Neither SIG_DFL, SIG_IGN nor a function.
         return Err(libc::EINVAL);
     }
@@ -256,7 +256,7 @@ fn install(
     let native = if compiled {
         on_signal as extern "C" fn(c_int) as libc::sighandler_t
     } else {
-        handler.intval as libc::sighandler_t
+        handler.intval() as libc::sighandler_t
     };
     if set_native(sig, native, flags, Some(&mask)) != 0 {
         errno::sync_from_libc();
@@ -296,7 +296,7 @@ wrapper! {
             Err(e) => {
                 errno::set(e);
                 // SIG_ERR
-                FlightPtr { intval: usize::MAX, lower: 0 }
+                FlightPtr::from_int(usize::MAX)
             }
         }
     }
@@ -310,7 +310,7 @@ wrapper! {
             .get(sig.max(0) as usize)
             .copied()
             .flatten();
-        if act.intval != 0 {
+        if act.intval() != 0 {
             let handler = mem::load_ptr(act);
             let mask = read_set(act.offset(SA_MASK_OFFSET as isize));
             let flags = i32::from_ne_bytes(mem::read_int::<4>(act.offset(SA_FLAGS_OFFSET as isize)));
@@ -322,7 +322,7 @@ wrapper! {
             errno::set(libc::EINVAL);
             return -1;
         }
-        if old.intval != 0 {
+        if old.intval() != 0 {
             let (h, flags, mask) = previous.map_or((FlightPtr::NULL, 0, empty_set()), |p| {
                 (p.handler, p.flags, p.mask)
             });
@@ -384,7 +384,7 @@ wrapper! {
 
 /// `sigprocmask`/`pthread_sigmask` on program memory.
 fn mask(how: i32, set: FlightPtr, old: FlightPtr) -> i32 {
-    let new = (set.intval != 0).then(|| read_set(set));
+    let new = (set.intval() != 0).then(|| read_set(set));
     let mut previous = empty_set();
     // SAFETY: local sets; null means "no change" as in the C API.
     let r = unsafe {
@@ -398,7 +398,7 @@ fn mask(how: i32, set: FlightPtr, old: FlightPtr) -> i32 {
         errno::set(r);
         return -1;
     }
-    if old.intval != 0 {
+    if old.intval() != 0 {
         write_set(old, &previous);
     }
     // Unblocking may have let pending signals in.

@@ -20,7 +20,7 @@ use crate::wrapper;
 /// `strings` points at `n` valid NUL-terminated strings (or `n == 0`).
 pub unsafe fn build_string_array(strings: *const *const c_char, n: usize) -> FlightPtr {
     let array = mem::alloc((n + 1) * 8, 16, 0);
-    gimso_gc::register_global_object(array.lower);
+    gimso_gc::register_global_object(array.lower());
     for i in 0..n {
         // SAFETY: the caller passes n valid C strings.
         let s = unsafe { core::ffi::CStr::from_ptr(*strings.add(i)) };
@@ -69,7 +69,9 @@ pub unsafe extern "C" fn gimso_start_main(
     crate::null_faults::install();
     stdio::register_streams();
     crate::getopt::register_globals();
-    let main = Callee::from_parts(main_entry, main_lower);
+    // SAFETY: compiled code's `main` capability, handed over by the
+    // program's entry (`gimso_start_main`'s contract).
+    let main = unsafe { Callee::from_parts(main_entry, main_lower) };
     let argc_n = if argv.is_null() {
         0
     } else {
@@ -111,7 +113,7 @@ static HANDLERS: Mutex<Vec<FlightPtr>> = Mutex::new(Vec::new());
 pub fn register_atexit(f: FlightPtr) {
     // Function objects are globals or live as long as their code; keep a
     // heap one alive anyway.
-    gimso_gc::register_global_object(f.lower);
+    gimso_gc::register_global_object(f.lower());
     HANDLERS.lock().push(f);
 }
 
@@ -219,7 +221,7 @@ wrapper! {
     fn __assert_fail(expr: FlightPtr, file: FlightPtr, line: u32, function: FlightPtr) -> () {
         let expr = mem::c_string(expr);
         let file = mem::c_string(file);
-        let function = (function.intval != 0).then(|| mem::c_string(function));
+        let function = (function.intval() != 0).then(|| mem::c_string(function));
         let msg = assertion_message(&expr, &file, line, function.as_deref());
         flush_all();
         stdio::write_stream(stdio::c_stderr(), &msg);

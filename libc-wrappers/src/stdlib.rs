@@ -73,7 +73,7 @@ fn parse_with<T>(
     if e != 0 {
         errno::set(e);
     }
-    if endptr.intval != 0 || endptr.lower != 0 {
+    if endptr.intval() != 0 || endptr.lower() != 0 {
         let consumed = (end as usize).wrapping_sub(s.as_ptr() as usize);
         let consumed = if end.is_null() { 0 } else { consumed };
         mem::store_ptr(endptr, nptr.offset(consumed as isize));
@@ -540,7 +540,7 @@ wrapper! {
 fn sort(base: FlightPtr, n: usize, size: usize, cmp: &dyn Fn(FlightPtr, FlightPtr) -> i32) {
     let total = n.saturating_mul(size);
     let tmp = mem::alloc(total, 16, 0);
-    let _keep = gimso_gc::Root::new(tmp.lower);
+    let _keep = gimso_gc::Root::new(tmp.lower());
     merge_sort(base, n, size, tmp, cmp);
 }
 
@@ -594,7 +594,7 @@ wrapper! {
         let n = u64::from_ne_bytes(mem::read_int::<8>(nmemb)) as usize;
         let cmp = Callee::check(cmp);
         let found = linear_find(key, base, n, size, cmp);
-        if found.intval != 0 || found.lower != 0 {
+        if found.intval() != 0 || found.lower() != 0 {
             return found;
         }
         let slot = base.offset(n.wrapping_mul(size) as isize);

@@ -48,7 +48,7 @@ wrapper! {
         check_read(b, n);
         // SAFETY: both ranges were just checked; libc's vectorised compare
         // reads exactly those bytes (and gives the plain build's values).
-        unsafe { libc::memcmp(a.intval as *const _, b.intval as *const _, n) }
+        unsafe { libc::memcmp(a.intval() as *const _, b.intval() as *const _, n) }
     }
 }
 
@@ -244,8 +244,8 @@ fn strtok_keep(p: FlightPtr) {
         unsafe { gimso_gc::register_root_range(STRTOK_ROOT.as_ptr().cast_const(), 1) };
     });
     // A new root while the collector marks goes through the barrier.
-    gimso_shadow::barrier::store_barrier(p.lower);
-    STRTOK_ROOT.store(p.lower, core::sync::atomic::Ordering::Release);
+    gimso_shadow::barrier::store_barrier(p.lower());
+    STRTOK_ROOT.store(p.lower(), core::sync::atomic::Ordering::Release);
 }
 
 wrapper! {
@@ -254,8 +254,8 @@ wrapper! {
     fn strtok(s: FlightPtr, delim: FlightPtr) -> FlightPtr {
         let set = c_string(delim);
         let mut saved = STRTOK.lock();
-        let start = if s.intval != 0 { s } else { *saved };
-        if start.intval == 0 {
+        let start = if s.intval() != 0 { s } else { *saved };
+        if start.intval() == 0 {
             return FlightPtr::NULL;
         }
         // Scan only as far as this token ends (not the whole rest of the

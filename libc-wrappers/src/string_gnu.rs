@@ -35,8 +35,8 @@ wrapper! {
     /// `char *strtok_r(char *s, const char *delim, char **saveptr)`.
     fn strtok_r(s: FlightPtr, delim: FlightPtr, saveptr: FlightPtr) -> FlightPtr {
         let set = c_string(delim);
-        let start = if s.intval != 0 { s } else { mem::load_ptr(saveptr) };
-        if start.intval == 0 {
+        let start = if s.intval() != 0 { s } else { mem::load_ptr(saveptr) };
+        if start.intval() == 0 {
             return FlightPtr::NULL;
         }
         let len = c_strlen(start);
@@ -47,7 +47,7 @@ wrapper! {
             return FlightPtr::NULL;
         }
         let (token, next) = split_token(start, &set, true);
-        let next = if next.intval == 0 {
+        let next = if next.intval() == 0 {
             token.offset(c_strlen(token) as isize)
         } else {
             next
@@ -61,7 +61,7 @@ wrapper! {
     /// `char *strsep(char **sp, const char *delim)`.
     fn strsep(sp: FlightPtr, delim: FlightPtr) -> FlightPtr {
         let start = mem::load_ptr(sp);
-        if start.intval == 0 {
+        if start.intval() == 0 {
             return FlightPtr::NULL;
         }
         let set = c_string(delim);
@@ -248,13 +248,13 @@ wrapper! {
     /// bytes up to it must be readable and writable.
     fn memccpy(dst: FlightPtr, src: FlightPtr, c: i32, n: usize) -> FlightPtr {
         let found = crate::string::memchr::call(src, c, n);
-        let copied = if found.intval == 0 {
+        let copied = if found.intval() == 0 {
             n
         } else {
-            found.intval - src.intval + 1
+            found.intval() - src.intval() + 1
         };
         mem::memmove(dst, src, copied);
-        if found.intval == 0 {
+        if found.intval() == 0 {
             FlightPtr::NULL
         } else {
             dst.offset(copied as isize)

@@ -16,7 +16,7 @@ wrapper! {
     fn time(t: FlightPtr) -> i64 {
         // SAFETY: time(NULL) has no preconditions.
         let now = unsafe { libc::time(core::ptr::null_mut()) };
-        if t.intval != 0 {
+        if t.intval() != 0 {
             mem::write_int(t, &now.to_ne_bytes());
         }
         now
@@ -56,7 +56,7 @@ wrapper! {
         let mut now = libc::timeval { tv_sec: 0, tv_usec: 0 };
         // SAFETY: `now` is a local timeval.
         unsafe { libc::gettimeofday(&mut now, core::ptr::null_mut()) };
-        if tv.intval != 0 {
+        if tv.intval() != 0 {
             let mut bytes = [0u8; 16];
             bytes[..8].copy_from_slice(&now.tv_sec.to_ne_bytes());
             bytes[8..].copy_from_slice(&now.tv_usec.to_ne_bytes());

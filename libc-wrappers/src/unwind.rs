@@ -56,7 +56,7 @@ impl Calls {
             mem::with_local(|l| gimso_shadow::alloc_special(l, SpecialKind::UnwindContext, 8, 0));
         // SAFETY: a fresh UnwindContext special with an 8-byte private payload.
         unsafe { (obj.lower() as *mut u64).write(generation) };
-        let ctx_ptr = FlightPtr::from_lower(obj.lower());
+        let ctx_ptr = obj.flight_ptr();
         ACTIVE.with(|a| {
             a.borrow_mut().push(Active {
                 generation,
@@ -157,16 +157,19 @@ fn with_ctx<R>(
     what: &'static str,
     f: impl FnOnce(&mut ContextData, FlightPtr) -> R,
 ) -> R {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         report::pointer_error(SafetyError::NullCapability, p, what);
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
-    if obj.kind() != Some(SpecialKind::UnwindContext) || p.intval != p.lower {
-        report::fatal(&format!("{what}: {:#x} is not an unwind context", p.intval));
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
+    if obj.kind() != Some(SpecialKind::UnwindContext) || p.intval() != p.lower() {
+        report::fatal(&format!(
+            "{what}: {:#x} is not an unwind context",
+            p.intval()
+        ));
     }
     // SAFETY: UnwindContext objects have an 8-byte private payload.
-    let generation = unsafe { (p.lower as *const u64).read() };
+    let generation = unsafe { (p.lower() as *const u64).read() };
     let active = ACTIVE.with(|a| {
         a.borrow()
             .iter()
@@ -198,7 +201,7 @@ wrapper! {
     /// `_URC_FATAL_PHASE1_ERROR`) is returned and no cleanup has run.
     fn _Unwind_RaiseException(exc: FlightPtr) -> Unwinding {
         let class = exception_class(exc);
-        let keep = Box::new(Root::new(exc.lower));
+        let keep = Box::new(Root::new(exc.lower()));
         // SAFETY: the chain of our own thread.
         match unsafe { engine::raise(&mut Calls, top_record(), exc, class, keep) } {
             Raise::Unwind => Unwinding::Unwind,
@@ -237,7 +240,7 @@ wrapper! {
         let class = exception_class(exc);
         // The stop function must be callable: checked now, not mid-unwind.
         let _ = Callee::check(stop);
-        let keep = Box::new((Root::new(exc.lower), Root::new(stop_arg.lower)));
+        let keep = Box::new((Root::new(exc.lower()), Root::new(stop_arg.lower())));
         match engine::force(exc, class, stop, stop_arg, keep) {
             Raise::Unwind => Unwinding::Unwind,
             Raise::Return(code) => Unwinding::Code(code as i32),
@@ -251,7 +254,7 @@ wrapper! {
     /// `_URC_FOREIGN_EXCEPTION_CAUGHT`.
     fn _Unwind_DeleteException(exc: FlightPtr) -> () {
         let cleanup = mem::load_ptr(exc.offset(8));
-        if cleanup.intval != 0 {
+        if cleanup.intval() != 0 {
             let args = [CcArg::I32(URC_FOREIGN_EXCEPTION_CAUGHT as i32), CcArg::Ptr(exc)];
             Callee::check(cleanup).call(&args, 0, "an exception cleanup function");
         }
@@ -286,11 +289,11 @@ wrapper! {
         let i = register(index, "_Unwind_SetGR");
         with_ctx(ctx, "_Unwind_SetGR", |c, exc| {
             let mut v = value;
-            if v.lower == 0 && exc.lower != 0 {
+            if v.lower() == 0 && exc.lower() != 0 {
                 // SAFETY: the exception's capability is runtime-issued.
-                let obj = unsafe { ObjRef::from_lower(exc.lower) };
-                if (obj.lower()..obj.upper()).contains(&v.intval) {
-                    v.lower = exc.lower;
+                let obj = unsafe { ObjRef::from_lower(exc.lower()) };
+                if (obj.lower()..obj.upper()).contains(&v.intval()) {
+                    v = exc.with_intval(v.intval());
                 }
             }
             c.regs[i] = v;
@@ -355,7 +358,7 @@ wrapper! {
         }
         let actions = actions as u32 as u64;
         let lsda = with_ctx(ctx, "__gcc_personality_v0", |c, _| c.lsda);
-        if actions & UA_SEARCH_PHASE != 0 || actions & UA_CLEANUP_PHASE == 0 || lsda.intval == 0 {
+        if actions & UA_SEARCH_PHASE != 0 || actions & UA_CLEANUP_PHASE == 0 || lsda.intval() == 0 {
             return URC_CONTINUE_UNWIND as i32;
         }
         let cleanup = u64::from_ne_bytes(mem::read_int::<8>(lsda));

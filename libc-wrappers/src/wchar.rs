@@ -239,7 +239,7 @@ wrapper! {
 /// The program's `mbstate_t` (checked for reading and writing), or `None`
 /// for NULL (the function's own internal state, as in glibc).
 fn state_in(ps: FlightPtr) -> Option<[u8; MBSTATE]> {
-    (ps.intval != 0).then(|| {
+    (ps.intval() != 0).then(|| {
         mem::check_write(ps, MBSTATE);
         mem::read_int::<MBSTATE>(ps)
     })
@@ -273,7 +273,7 @@ wrapper! {
     fn mbrtowc(pwc: FlightPtr, s: FlightPtr, n: usize, ps: FlightPtr) -> usize {
         let mut st = state_in(ps);
         let stp = st.as_mut().map_or(core::ptr::null_mut(), |s| s as *mut [u8; MBSTATE]);
-        if s.intval == 0 {
+        if s.intval() == 0 {
             // SAFETY: the NULL form resets the state.
             let r = unsafe { sys::mbrtowc(core::ptr::null_mut(), c"".as_ptr().cast(), 1, stp) };
             state_out(ps, &st);
@@ -286,7 +286,7 @@ wrapper! {
         if r == INCOMPLETE && cut {
             mem::check_read(s, bytes.len() + 1);
         }
-        if r < INCOMPLETE && pwc.intval != 0 {
+        if r < INCOMPLETE && pwc.intval() != 0 {
             mem::write_int(pwc, &wc.to_ne_bytes());
         }
         state_out(ps, &st);
@@ -306,7 +306,7 @@ wrapper! {
     /// a private state (the encodings glibc offers here keep none between
     /// complete characters); -1 for invalid or incomplete input.
     fn mbtowc(pwc: FlightPtr, s: FlightPtr, n: usize) -> i32 {
-        if s.intval == 0 {
+        if s.intval() == 0 {
             return 0;
         }
         let mut st = [0u8; MBSTATE];
@@ -321,7 +321,7 @@ wrapper! {
             crate::errno::set(libc::EILSEQ);
             return -1;
         }
-        if pwc.intval != 0 {
+        if pwc.intval() != 0 {
             mem::write_int(pwc, &wc.to_ne_bytes());
         }
         r as i32
@@ -331,7 +331,7 @@ wrapper! {
 wrapper! {
     /// `int mblen(const char *s, size_t n)`.
     fn mblen(s: FlightPtr, n: usize) -> i32 {
-        if s.intval == 0 {
+        if s.intval() == 0 {
             // SAFETY: the NULL form asks whether the encoding has state.
             return unsafe { sys::mblen(core::ptr::null(), 0) };
         }
@@ -346,10 +346,10 @@ wrapper! {
         let mut st = state_in(ps);
         let stp = st.as_mut().map_or(core::ptr::null_mut(), |s| s as *mut [u8; MBSTATE]);
         let mut out = [0u8; MB_LEN_MAX];
-        let (wc, buf) = if s.intval == 0 { (0, out.as_mut_ptr()) } else { (wc, out.as_mut_ptr()) };
+        let (wc, buf) = if s.intval() == 0 { (0, out.as_mut_ptr()) } else { (wc, out.as_mut_ptr()) };
         // SAFETY: a private buffer of MB_LEN_MAX bytes.
         let r = unsafe { sys::wcrtomb(buf, wc, stp) };
-        if r != usize::MAX && s.intval != 0 {
+        if r != usize::MAX && s.intval() != 0 {
             mem::write_bytes(s, &out[..r]);
         }
         state_out(ps, &st);
@@ -360,7 +360,7 @@ wrapper! {
 wrapper! {
     /// `int wctomb(char *s, wchar_t wc)`.
     fn wctomb(s: FlightPtr, wc: i32) -> i32 {
-        if s.intval == 0 {
+        if s.intval() == 0 {
             // SAFETY: the NULL form asks whether the encoding has state.
             return unsafe { sys::wctomb(core::ptr::null_mut(), 0) };
         }
@@ -377,7 +377,7 @@ wrapper! {
 wrapper! {
     /// `int mbsinit(const mbstate_t *ps)`.
     fn mbsinit(ps: FlightPtr) -> i32 {
-        if ps.intval == 0 {
+        if ps.intval() == 0 {
             return 1;
         }
         let st = mem::read_int::<MBSTATE>(ps);
@@ -410,7 +410,7 @@ wrapper! {
         let text = mem::c_string_nul(src);
         // SAFETY: NUL-terminated private copy; counting form.
         let need = unsafe { sys::mbstowcs(core::ptr::null_mut(), text.as_ptr().cast(), 0) };
-        if need == usize::MAX || dst.intval == 0 {
+        if need == usize::MAX || dst.intval() == 0 {
             return need;
         }
         let mut out = vec![0i32; need + 1];
@@ -429,7 +429,7 @@ wrapper! {
         units.push(0);
         // SAFETY: NUL-terminated private copy; counting form.
         let need = unsafe { sys::wcstombs(core::ptr::null_mut(), units.as_ptr(), 0) };
-        if need == usize::MAX || dst.intval == 0 {
+        if need == usize::MAX || dst.intval() == 0 {
             return need;
         }
         let mut out = vec![0u8; need + 1];

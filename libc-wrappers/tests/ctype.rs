@@ -35,7 +35,7 @@ fn tables_are_readable_through_capabilities() {
     let holder = invoke(__ctype_b_loc::entry, &[]).ptr();
     assert_eq!(invoke(__ctype_b_loc::entry, &[]).ptr(), holder, "one table");
     let table = load_ptr(holder);
-    assert_ne!(table.lower, 0);
+    assert_ne!(table.lower(), 0);
     for c in [-1i64, 0, b'a' as i64, b'7' as i64, 255] {
         let bits = u16::from_ne_bytes(gimso_libc_wrappers::mem::read_int::<2>(
             table.offset(2 * c as isize),

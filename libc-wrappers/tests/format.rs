@@ -228,7 +228,7 @@ fn characters_strings_pointers() {
     write(raw, b"abcdefgh");
     assert_eq!(fmt("[%.8s]", &[A::P(raw)]), "[abcdefgh]");
     assert_eq!(fmt("%p", &[A::P(FlightPtr::NULL)]), "(nil)");
-    assert_eq!(fmt("%p", &[A::P(s)]), format!("{:#x}", s.intval));
+    assert_eq!(fmt("%p", &[A::P(s)]), format!("{:#x}", s.intval()));
     assert_eq!(
         fmt("[%20p]", &[A::P(FlightPtr::NULL)]),
         format!("[{:>20}]", "(nil)")
@@ -316,7 +316,7 @@ fn va_list(args: &[A]) -> FlightPtr {
         }
     }
     // SAFETY: `area` is a fresh object of this thread.
-    unsafe { gimso_shadow::ObjRef::from_lower(area.lower) }
+    unsafe { gimso_shadow::ObjRef::from_lower(area.lower()) }
         .header()
         .aux
         .fetch_or(FLAG_READONLY, core::sync::atomic::Ordering::Release);

@@ -19,7 +19,7 @@ fn temp_file(name: &str, contents: &[u8]) -> String {
 fn read_a_file() {
     let path = temp_file("lines.txt", b"first line\nsecond\nxyz");
     let f = invoke(fopen::entry, &[A::P(cstr(&path)), A::P(cstr("r"))]).ptr();
-    assert_ne!(f.lower, 0);
+    assert_ne!(f.lower(), 0);
     let line = buf(64);
     let r = invoke(fgets::entry, &[A::P(line), A::I(64), A::P(f)]).ptr();
     assert_eq!(r, line);

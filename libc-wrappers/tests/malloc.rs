@@ -11,18 +11,18 @@ use support::*;
 
 fn bounds(p: FlightPtr) -> usize {
     // SAFETY: tests pass runtime-issued capabilities.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     obj.upper() - obj.lower()
 }
 
 #[test]
 fn malloc_and_calloc() {
     let p = invoke(malloc::entry, &[A::I(20)]).ptr();
-    assert_eq!(p.intval, p.lower);
+    assert_eq!(p.intval(), p.lower());
     assert_eq!(bounds(p), 20, "bounds are exactly the size asked for");
-    assert_eq!(p.intval % 16, 0);
+    assert_eq!(p.intval() % 16, 0);
     let z = invoke(malloc::entry, &[A::I(0)]).ptr();
-    assert_ne!(z.intval, 0, "malloc(0) is a unique pointer");
+    assert_ne!(z.intval(), 0, "malloc(0) is a unique pointer");
     assert_eq!(bounds(z), 0);
     let c = invoke(calloc::entry, &[A::I(3), A::I(5)]).ptr();
     assert_eq!(bounds(c), 15);
@@ -51,7 +51,7 @@ fn realloc_moves_contents_and_capabilities() {
     assert_eq!(read(q, 8), b"12345678");
     assert_eq!(load_ptr(q.offset(8)), target);
     // SAFETY: p is a runtime-issued capability.
-    let old = unsafe { ObjRef::from_lower(p.lower) };
+    let old = unsafe { ObjRef::from_lower(p.lower()) };
     assert!(old.is_free(), "old object freed");
     let r = invoke(realloc::entry, &[A::P(q), A::I(4)]).ptr();
     assert_eq!(bounds(r), 4);
@@ -68,7 +68,7 @@ fn realloc_moves_contents_and_capabilities() {
 fn aligned_allocation() {
     for align in [16i64, 64, 4096] {
         let p = invoke(aligned_alloc::entry, &[A::I(align), A::I(100)]).ptr();
-        assert_eq!(p.intval % align as usize, 0);
+        assert_eq!(p.intval() % align as usize, 0);
         assert_eq!(bounds(p), 100);
     }
     assert_eq!(
@@ -81,7 +81,7 @@ fn aligned_allocation() {
         0
     );
     let p = load_ptr(out);
-    assert_eq!(p.intval % 256, 0);
+    assert_eq!(p.intval() % 256, 0);
     assert_eq!(bounds(p), 10);
     assert_eq!(
         invoke(posix_memalign::entry, &[A::P(out), A::I(12), A::I(10)]).i32(),

@@ -13,7 +13,7 @@ use support::*;
 fn header(p: FlightPtr) -> (usize, u64) {
     // SAFETY: tests only pass capabilities the runtime issued.
     unsafe {
-        let h = (p.lower - HEADER_SIZE) as *const u64;
+        let h = (p.lower() - HEADER_SIZE) as *const u64;
         (h.read() as usize, h.add(1).read())
     }
 }
@@ -123,19 +123,19 @@ fn short_read_keeps_the_rest_of_the_buffer() {
 #[test]
 fn dir_objects_and_entries() {
     let d = invoke(opendir::entry, &[A::P(cstr("/"))]).ptr();
-    assert_eq!(d.intval, d.lower);
+    assert_eq!(d.intval(), d.lower());
     let (upper, aux) = header(d);
-    assert_eq!(upper, d.lower, "specials have upper == lower");
+    assert_eq!(upper, d.lower(), "specials have upper == lower");
     assert_eq!(SpecialKind::from_aux(aux), Some(SpecialKind::Dir));
     let e = invoke(readdir::entry, &[A::P(d)]).ptr();
-    assert_ne!(e.intval, 0);
+    assert_ne!(e.intval(), 0);
     let (eupper, _) = header(e);
-    assert_eq!(eupper - e.lower, DIRENT, "a whole struct dirent");
+    assert_eq!(eupper - e.lower(), DIRENT, "a whole struct dirent");
     let e2 = invoke(readdir::entry, &[A::P(d)]).ptr();
     assert_eq!(e2, e, "one entry object per stream");
     assert_eq!(invoke(closedir::entry, &[A::P(d)]).i32(), 0);
     let (eupper, eaux) = header(e);
-    assert_eq!(eupper, e.lower, "entry revoked");
+    assert_eq!(eupper, e.lower(), "entry revoked");
     assert_ne!(eaux & FLAG_FREE, 0);
     assert_ne!(header(d).1 & FLAG_FREE, 0);
 }
@@ -154,8 +154,8 @@ fn mappings_are_page_aligned_objects() {
         ],
     )
     .ptr();
-    assert_eq!(p.intval % PAGE, 0);
-    assert_eq!(header(p).0 - p.lower, 2 * PAGE);
+    assert_eq!(p.intval() % PAGE, 0);
+    assert_eq!(header(p).0 - p.lower(), 2 * PAGE);
     let ro = invoke(
         mprotect::entry,
         &[A::P(p), A::I(8192), A::I(libc::PROT_READ as i64)],
@@ -166,7 +166,7 @@ fn mappings_are_page_aligned_objects() {
     assert_eq!((bad, errno::get()), (-1, libc::EINVAL));
     assert_eq!(invoke(munmap::entry, &[A::P(p), A::I(5000)]).i32(), 0);
     let (upper, aux) = header(p);
-    assert_eq!(upper, p.lower);
+    assert_eq!(upper, p.lower());
     assert_ne!(aux & FLAG_FREE, 0);
     let shared = invoke(
         mmap::entry,
@@ -183,14 +183,14 @@ fn mappings_are_page_aligned_objects() {
     // A shared mapping is the kernel's pages behind a header of its own:
     // read-only as asked, freed by munmap.
     assert_ne!(shared, MAP_FAILED);
-    assert_eq!(shared.lower, shared.intval);
-    assert_eq!(shared.intval % 4096, 0);
+    assert_eq!(shared.lower(), shared.intval());
+    assert_eq!(shared.intval() % 4096, 0);
     let (upper, aux) = header(shared);
-    assert_eq!(upper, shared.lower + 4096);
+    assert_eq!(upper, shared.lower() + 4096);
     assert_ne!(aux & FLAG_READONLY, 0);
     assert_eq!(invoke(munmap::entry, &[A::P(shared), A::I(4096)]).i32(), 0);
     let (upper, aux) = header(shared);
-    assert_eq!(upper, shared.lower);
+    assert_eq!(upper, shared.lower());
     assert_ne!(aux & FLAG_FREE, 0);
 }
 

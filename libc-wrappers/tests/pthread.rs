@@ -25,13 +25,9 @@ use support::*;
 /// # Safety
 /// `t` is the calling thread's ABI struct.
 unsafe fn arg0(t: *mut ThreadAbi) -> FlightPtr {
-    // SAFETY: contract.
-    unsafe {
-        FlightPtr {
-            intval: (*t).cc_payload[0] as usize,
-            lower: (*t).cc_caps[0],
-        }
-    }
+    // SAFETY: contract; the CC buffer's capability words hold
+    // capabilities or 0.
+    unsafe { FlightPtr::new((*t).cc_payload[0] as usize, (*t).cc_caps[0]) }
 }
 
 /// Returns pointer `p` from a "compiled" function.
@@ -41,8 +37,8 @@ unsafe fn arg0(t: *mut ThreadAbi) -> FlightPtr {
 unsafe fn ret_ptr(t: *mut ThreadAbi, p: FlightPtr) -> EntryResult {
     // SAFETY: contract.
     unsafe {
-        (*t).cc_payload[0] = p.intval as u64;
-        (*t).cc_caps[0] = p.lower;
+        (*t).cc_payload[0] = p.intval() as u64;
+        (*t).cc_caps[0] = p.lower();
     }
     EntryResult {
         has_exception: 0,
@@ -144,7 +140,7 @@ fn join_value_survives_collections() {
     }
     let v = join(id);
     assert!(
-        gimso_heap::lookup(v.lower - HEADER_SIZE).is_some(),
+        gimso_heap::lookup(v.lower() - HEADER_SIZE).is_some(),
         "still allocated"
     );
     assert_eq!(u64_at(v), MARKER);
@@ -388,7 +384,7 @@ unsafe extern "C" fn use_key(t: *mut ThreadAbi, l: usize, b: u64) -> EntryResult
     set_value(key);
     gimso_gc::collect();
     let v = pthread_getspecific::call(key);
-    assert!(gimso_heap::lookup(v.lower - HEADER_SIZE).is_some());
+    assert!(gimso_heap::lookup(v.lower() - HEADER_SIZE).is_some());
     assert_eq!(u64_at(v), MARKER);
     // SAFETY: as above.
     unsafe { return_null(t, l, b) }

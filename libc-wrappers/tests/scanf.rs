@@ -4,7 +4,6 @@
 
 mod support;
 
-use gimso_abi::FlightPtr;
 use gimso_libc_wrappers::stdio::*;
 use support::*;
 
@@ -93,10 +92,7 @@ fn run(name: &str) {
     match name {
         "d_into_short" => {
             let p = buf(8);
-            let short = FlightPtr {
-                intval: p.intval + 6,
-                lower: p.lower,
-            };
+            let short = p.with_intval(p.intval() + 6);
             invoke(
                 sscanf::entry,
                 &[A::P(cstr("7")), A::P(cstr("%d")), A::P(short)],
@@ -104,10 +100,7 @@ fn run(name: &str) {
         }
         "hd_into_short" => {
             let p = buf(8);
-            let short = FlightPtr {
-                intval: p.intval + 6,
-                lower: p.lower,
-            };
+            let short = p.with_intval(p.intval() + 6);
             invoke(
                 sscanf::entry,
                 &[A::P(cstr("7")), A::P(cstr("%hd")), A::P(short)],

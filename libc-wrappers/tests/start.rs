@@ -17,13 +17,9 @@ use support::*;
 /// # Safety
 /// `t` is the calling thread's ABI struct.
 unsafe fn arg(t: *mut ThreadAbi, i: usize) -> FlightPtr {
-    // SAFETY: contract.
-    unsafe {
-        FlightPtr {
-            intval: (*t).cc_payload[i] as usize,
-            lower: (*t).cc_caps[i],
-        }
-    }
+    // SAFETY: contract; the CC buffer's capability words hold
+    // capabilities or 0.
+    unsafe { FlightPtr::new((*t).cc_payload[i] as usize, (*t).cc_caps[i]) }
 }
 
 fn ret_int(t: *mut ThreadAbi, v: i32) -> EntryResult {
@@ -71,7 +67,7 @@ unsafe extern "C" fn main_prints(t: *mut ThreadAbi, _: usize, arg_bytes: u64) ->
     let mut found = false;
     loop {
         let e = load_ptr(envp.offset(8 * i));
-        if e.intval == 0 {
+        if e.intval() == 0 {
             break;
         }
         found |= read_cstr(e) == "GIMSO_START_TEST=yes";
@@ -123,7 +119,7 @@ fn run(name: &str) {
         "start_main" => start(&MAIN_PRINTS, MAIN_PRINTS.lower()),
         "exit_runs_handlers" => start(&MAIN_EXITS, MAIN_EXITS.lower()),
         "main_void" => start(&MAIN_VOID, MAIN_VOID.lower()),
-        "main_not_function" => start(&MAIN_PRINTS, buf(8).lower),
+        "main_not_function" => start(&MAIN_PRINTS, buf(8).lower()),
         "abort" => {
             invoke(printf::entry, &[A::P(cstr("flushed"))]);
             invoke(abort::entry, &[]);
@@ -212,7 +208,7 @@ fn abort_and_assert() {
 #[test]
 fn errno_is_a_per_thread_object() {
     let p = invoke(__errno_location::entry, &[]).ptr();
-    assert_ne!(p.lower, 0);
+    assert_ne!(p.lower(), 0);
     assert_eq!(
         invoke(__errno_location::entry, &[]).ptr(),
         p,
@@ -222,11 +218,15 @@ fn errno_is_a_per_thread_object() {
     assert_eq!(read(p, 4), libc::EINVAL.to_ne_bytes());
     let other = std::thread::spawn(|| {
         let q = invoke(__errno_location::entry, &[]).ptr();
-        (q.intval, q.lower)
+        (q.intval(), q.lower())
     })
     .join()
     .unwrap();
-    assert_ne!(other, (p.intval, p.lower), "each thread has its own errno");
+    assert_ne!(
+        other,
+        (p.intval(), p.lower()),
+        "each thread has its own errno"
+    );
     let s = invoke(strerror::entry, &[A::I(libc::ENOENT as i64)]).ptr();
     assert_eq!(read_cstr(s), "No such file or directory");
 }

@@ -77,10 +77,7 @@ fn run(name: &str) {
             invoke(fputs::entry, &[A::P(cstr("x")), A::P(buf(16))]);
         }
         "fputs_null_capability" => {
-            let forged = FlightPtr {
-                intval: c_stdout().intval,
-                lower: 0,
-            };
+            let forged = FlightPtr::from_int(c_stdout().intval());
             invoke(fputs::entry, &[A::P(cstr("x")), A::P(forged)]);
         }
         "fprintf_function_as_file" => {
@@ -189,10 +186,10 @@ fn stream_globals_are_laid_out_like_compiled_globals() {
         );
         // SAFETY: as above, for the FILE special.
         let (fupper, faux) = unsafe {
-            let h = (f.lower - HEADER_SIZE) as *const u64;
+            let h = (f.lower() - HEADER_SIZE) as *const u64;
             (h.read() as usize, h.add(1).read())
         };
-        assert_eq!(fupper, f.lower, "specials have upper == lower");
+        assert_eq!(fupper, f.lower(), "specials have upper == lower");
         assert_eq!(SpecialKind::from_aux(faux), Some(SpecialKind::File));
     }
 }

@@ -14,13 +14,9 @@ use support::*;
 /// # Safety
 /// `t` is the calling thread's ABI struct.
 unsafe fn arg(t: *mut ThreadAbi, i: usize) -> FlightPtr {
-    // SAFETY: contract.
-    unsafe {
-        FlightPtr {
-            intval: (*t).cc_payload[i] as usize,
-            lower: (*t).cc_caps[i],
-        }
-    }
+    // SAFETY: contract; the CC buffer's capability words hold
+    // capabilities or 0.
+    unsafe { FlightPtr::new((*t).cc_payload[i] as usize, (*t).cc_caps[i]) }
 }
 
 /// Returns an int from a "compiled" function.
@@ -167,7 +163,7 @@ fn small_functions() {
     unsafe { libc::setenv(c"GIMSO_TEST_VAR".as_ptr(), c"some value".as_ptr(), 1) };
     let v = invoke(getenv::entry, &[A::P(cstr("GIMSO_TEST_VAR"))]).ptr();
     assert_eq!(read_cstr(v), "some value");
-    assert_ne!(v.lower, 0);
+    assert_ne!(v.lower(), 0);
     let v = invoke(getenv::entry, &[A::P(cstr("GIMSO_NO_SUCH_VAR"))]).ptr();
     assert_eq!(v, FlightPtr::NULL);
 }
@@ -200,7 +196,7 @@ fn qsort_and_bsearch() {
         ],
     )
     .ptr();
-    assert_eq!(r.lower, a.lower);
+    assert_eq!(r.lower(), a.lower());
     assert_eq!(read_ints(r, 1), [8]);
     let key = int_array(&[4]);
     let r = invoke(
@@ -240,7 +236,7 @@ fn qsort_moves_capabilities_and_is_stable() {
         .map(|i| {
             let k = i64::from_ne_bytes(read(recs.offset(16 * i as isize), 8).try_into().unwrap());
             let p = load_ptr(recs.offset(16 * i as isize + 8));
-            assert_ne!(p.lower, 0, "capability moved with the element");
+            assert_ne!(p.lower(), 0, "capability moved with the element");
             (k, read_cstr(p))
         })
         .collect();

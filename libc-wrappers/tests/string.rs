@@ -71,9 +71,9 @@ fn copy_and_concatenate() {
 fn duplicate() {
     let s = cstr("duplicate me");
     let d = invoke(strdup::entry, &[A::P(s)]).ptr();
-    assert_ne!(d.lower, 0);
-    assert_eq!(d.intval, d.lower);
-    assert_ne!(d.lower, s.lower);
+    assert_ne!(d.lower(), 0);
+    assert_eq!(d.intval(), d.lower());
+    assert_ne!(d.lower(), s.lower());
     assert_eq!(read_cstr(d), "duplicate me");
     let n = invoke(strndup::entry, &[A::P(s), A::I(3)]).ptr();
     assert_eq!(read_cstr(n), "dup");
@@ -115,10 +115,10 @@ fn tokenize() {
     let mut arg = s;
     loop {
         let t = invoke(strtok::entry, &[A::P(arg), A::P(delim)]).ptr();
-        if t.intval == 0 {
+        if t.intval() == 0 {
             break;
         }
-        assert_eq!(t.lower, s.lower, "tokens point into the string");
+        assert_eq!(t.lower(), s.lower(), "tokens point into the string");
         tokens.push(read_cstr(t));
         arg = FlightPtr::NULL;
     }
@@ -142,8 +142,11 @@ fn memory_functions_move_capabilities() {
     let r = invoke(memset::entry, &[A::P(dst), A::I(0x41), A::I(32)]).ptr();
     assert_eq!(r, dst);
     assert_eq!(read(dst, 4), b"AAAA");
-    assert_eq!(gimso_libc_wrappers::mem::load_ptr(dst.offset(8)).lower, 0);
-    assert_eq!(gimso_libc_wrappers::mem::load_ptr(dst.offset(24)).lower, 0);
+    assert_eq!(gimso_libc_wrappers::mem::load_ptr(dst.offset(8)).lower(), 0);
+    assert_eq!(
+        gimso_libc_wrappers::mem::load_ptr(dst.offset(24)).lower(),
+        0
+    );
 }
 
 fn run(name: &str) {
@@ -159,10 +162,7 @@ fn run(name: &str) {
             assert_eq!(invoke(strlen::entry, &[A::P(full)]).i64(), 7);
         }
         "strlen_null_capability" => {
-            let forged = FlightPtr {
-                intval: full.intval,
-                lower: 0,
-            };
+            let forged = FlightPtr::from_int(full.intval());
             invoke(strlen::entry, &[A::P(forged)]);
         }
         "strlen_no_arguments" => {

@@ -29,10 +29,9 @@ fn function_pointer(header: &ObjectHeader) -> FlightPtr {
     let lower = header as *const ObjectHeader as usize + HEADER_SIZE;
     // SAFETY: a function object's payload is one word, the entry address.
     let entry = unsafe { (lower as *const usize).read() };
-    FlightPtr {
-        intval: entry,
-        lower,
-    }
+    // SAFETY: `lower` is the payload address of the runtime's function
+    // object.
+    unsafe { FlightPtr::new(entry, lower) }
 }
 
 #[test]
@@ -46,9 +45,9 @@ fn function_objects_pass_the_call_check() {
         let f = function_pointer(header);
         let upper = header.upper.load(core::sync::atomic::Ordering::Relaxed);
         let aux = header.aux.load(core::sync::atomic::Ordering::Relaxed);
-        assert_eq!(upper, f.lower, "upper == lower");
+        assert_eq!(upper, f.lower(), "upper == lower");
         assert_eq!(aux, FLAG_GLOBAL | SpecialKind::Function.to_aux());
-        assert_eq!(f.intval, entry, "payload holds the entry");
+        assert_eq!(f.intval(), entry, "payload holds the entry");
         assert_eq!(classify_call(f), Ok(entry));
     }
     assert_eq!(

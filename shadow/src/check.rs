@@ -72,14 +72,15 @@ impl Access {
 /// zero-sized accesses could pass them.
 #[inline(always)]
 pub fn access_ok(p: FlightPtr, access: Access) -> bool {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         return false;
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     let upper = obj.header().upper.load(Ordering::Acquire);
-    let in_bounds = p.intval >= p.lower && p.intval <= upper && upper - p.intval >= access.size;
-    let aligned = p.intval & (access.align - 1) == 0;
+    let in_bounds =
+        p.intval() >= p.lower() && p.intval() <= upper && upper - p.intval() >= access.size;
+    let aligned = p.intval() & (access.align - 1) == 0;
     let writable = !access.write || obj.header().aux.load(Ordering::Relaxed) & FLAG_READONLY == 0;
     in_bounds && aligned && writable
 }
@@ -90,7 +91,7 @@ pub fn access_ok(p: FlightPtr, access: Access) -> bool {
 pub fn check_access(p: FlightPtr, access: Access) -> ObjRef {
     if access_ok(p, access) {
         // SAFETY: access_ok established p.lower != 0.
-        return unsafe { ObjRef::from_lower(p.lower) };
+        return unsafe { ObjRef::from_lower(p.lower()) };
     }
     access_failed(p, access, &SourceLocation::UNKNOWN)
 }
@@ -100,18 +101,18 @@ pub fn check_access(p: FlightPtr, access: Access) -> ObjRef {
 pub fn check_access_at(p: FlightPtr, access: Access, loc: &SourceLocation) -> ObjRef {
     if access_ok(p, access) {
         // SAFETY: access_ok established p.lower != 0.
-        return unsafe { ObjRef::from_lower(p.lower) };
+        return unsafe { ObjRef::from_lower(p.lower()) };
     }
     access_failed(p, access, loc)
 }
 
 /// Which rule an access broke, most specific first.
 pub fn classify(p: FlightPtr, access: Access) -> Option<SafetyError> {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         return Some(SafetyError::NullCapability);
     }
     // SAFETY: non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     let aux = obj.aux_word();
     if aux & FLAG_FREE != 0 {
         return Some(SafetyError::UseAfterFree);
@@ -120,11 +121,12 @@ pub fn classify(p: FlightPtr, access: Access) -> Option<SafetyError> {
         Some(SpecialKind::None) => {}
         _ => return Some(SafetyError::AccessToSpecial),
     }
-    if p.intval & (access.align - 1) != 0 {
+    if p.intval() & (access.align - 1) != 0 {
         return Some(SafetyError::Misaligned);
     }
     let upper = obj.upper();
-    let in_bounds = p.intval >= p.lower && p.intval <= upper && upper - p.intval >= access.size;
+    let in_bounds =
+        p.intval() >= p.lower() && p.intval() <= upper && upper - p.intval() >= access.size;
     if !in_bounds {
         return Some(if access.write {
             SafetyError::OutOfBoundsWrite
@@ -147,6 +149,6 @@ pub fn access_failed(p: FlightPtr, access: Access, loc: &SourceLocation) -> ObjR
     match classify(p, access) {
         Some(err) => report::report(err, p, Operation::Access(access), loc),
         // SAFETY: classify found no fault, so p.lower is non-zero.
-        None => unsafe { ObjRef::from_lower(p.lower) },
+        None => unsafe { ObjRef::from_lower(p.lower()) },
     }
 }

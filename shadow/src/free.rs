@@ -17,14 +17,14 @@ use crate::report::{Operation, SafetyError, report};
 
 /// Why a `free` is refused.
 pub fn classify_free(p: FlightPtr) -> Option<SafetyError> {
-    if p.intval == 0 {
+    if p.intval() == 0 {
         return None;
     }
-    if p.lower == 0 {
+    if p.lower() == 0 {
         return Some(SafetyError::InvalidFreeNoCapability);
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     let aux = obj.aux_word();
     if SpecialKind::from_aux(aux) != Some(SpecialKind::None) {
         return Some(SafetyError::InvalidFreeSpecial);
@@ -35,7 +35,7 @@ pub fn classify_free(p: FlightPtr) -> Option<SafetyError> {
     if aux & FLAG_STACK != 0 {
         return Some(SafetyError::InvalidFreeStack);
     }
-    if p.intval != p.lower {
+    if p.intval() != p.lower() {
         return Some(SafetyError::InvalidFreeInterior);
     }
     if aux & FLAG_FREE != 0 {
@@ -47,7 +47,7 @@ pub fn classify_free(p: FlightPtr) -> Option<SafetyError> {
 /// Frees the object `p` points to; `free(NULL)` is a no-op. Any misuse is
 /// reported as a safety error at `loc`.
 pub fn free_at(p: FlightPtr, loc: &SourceLocation) {
-    if p.intval == 0 {
+    if p.intval() == 0 {
         return;
     }
     if let Some(err) = classify_free(p) {
@@ -64,9 +64,9 @@ pub fn free_at(p: FlightPtr, loc: &SourceLocation) {
 /// `classify_free(p)` returned `None` and `p.intval != 0`: `p.lower` is a
 /// runtime-issued capability of a heap object.
 pub unsafe fn mark_freed(p: FlightPtr) {
-    debug_assert!(p.intval != 0 && p.lower != 0);
+    debug_assert!(p.intval() != 0 && p.lower() != 0);
     // SAFETY: by the contract, p.lower is a capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     let header = obj.header();
     // A plain store, not a CAS: a locked RMW would cost a third of the
     // alloc+free pair. What a racing writer can do to the aux word meanwhile
@@ -79,12 +79,12 @@ pub unsafe fn mark_freed(p: FlightPtr) {
     let aux = header.aux.load(Ordering::Acquire);
     let upper = header.upper.load(Ordering::Acquire);
     header.aux.store(aux | FLAG_FREE, Ordering::Release);
-    header.upper.store(p.lower, Ordering::Release);
+    header.upper.store(p.lower(), Ordering::Release);
     // SAFETY: the object was freed just above (upper = lower: every checked
     // access traps from now on) and `p` keeps it from being reclaimed.
-    unsafe { gimso_heap::discard_freed_payload(p.lower, upper) };
+    unsafe { gimso_heap::discard_freed_payload(p.lower(), upper) };
     if aux & gimso_abi::FLAG_EXPOSED != 0 {
-        crate::exposed::unpin(p.lower);
+        crate::exposed::unpin(p.lower());
     }
 }
 

@@ -20,10 +20,7 @@ pub fn new_function(local: &mut LocalHeap, entry: usize) -> FlightPtr {
         FLAG_GLOBAL,
     );
     entry_word(obj).store(entry, Ordering::Release);
-    FlightPtr {
-        intval: entry,
-        lower: obj.lower(),
-    }
+    obj.flight_ptr_at(entry)
 }
 
 fn entry_word(obj: ObjRef) -> &'static AtomicUsize {
@@ -34,16 +31,16 @@ fn entry_word(obj: ObjRef) -> &'static AtomicUsize {
 
 /// The entry address to call through `f`, or why the call is refused.
 pub fn classify_call(f: FlightPtr) -> Result<usize, SafetyError> {
-    if f.lower == 0 {
+    if f.lower() == 0 {
         return Err(SafetyError::CallNonFunction);
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(f.lower) };
+    let obj = unsafe { ObjRef::from_lower(f.lower()) };
     if obj.kind() != Some(SpecialKind::Function) {
         return Err(SafetyError::CallNonFunction);
     }
     let entry = entry_word(obj).load(Ordering::Acquire);
-    if f.intval != entry {
+    if f.intval() != entry {
         return Err(SafetyError::CallWrongAddress);
     }
     Ok(entry)

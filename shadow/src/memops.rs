@@ -99,23 +99,23 @@ pub fn memmove_at(
     let dst_obj = check_access_at(dst, Access::write(n), loc);
     // SAFETY: both ranges were just checked against live objects; ptr::copy
     // has memmove semantics for overlapping ranges.
-    unsafe { core::ptr::copy(src.intval as *const u8, dst.intval as *mut u8, n) };
+    unsafe { core::ptr::copy(src.intval() as *const u8, dst.intval() as *mut u8, n) };
 
-    let in_phase = dst.intval % WORD_SIZE == src.intval % WORD_SIZE;
+    let in_phase = dst.intval() % WORD_SIZE == src.intval() % WORD_SIZE;
     let src_aux = src_obj.aux_words();
     if !in_phase || src_aux.is_none() {
-        null_capabilities(dst_obj, dst.intval, n);
+        null_capabilities(dst_obj, dst.intval(), n);
         return;
     }
     let src_aux = src_aux.unwrap_or(core::ptr::null());
-    let (first, last) = touched_words(dst.intval, n);
-    let end = dst.intval + n;
-    let whole = |w: usize| w >= dst.intval && w + WORD_SIZE <= end;
-    let delta = src.intval.wrapping_sub(dst.intval);
+    let (first, last) = touched_words(dst.intval(), n);
+    let end = dst.intval() + n;
+    let whole = |w: usize| w >= dst.intval() && w + WORD_SIZE <= end;
+    let delta = src.intval().wrapping_sub(dst.intval());
     let mut dst_aux = dst_obj.aux_words();
     // Walk in the direction memmove would, so an overlapping move within one
     // object reads each source capability before overwriting it.
-    let backward = dst.intval > src.intval;
+    let backward = dst.intval() > src.intval();
     let count = (last - first) / WORD_SIZE + 1;
     for i in 0..count {
         let w = if backward {
@@ -159,16 +159,20 @@ pub fn memmove_small(dst: FlightPtr, src: FlightPtr, n: usize) -> bool {
     }
     // SAFETY: both capabilities passed their checks, so they are non-zero
     // and runtime-issued.
-    let (src_obj, dst_obj) =
-        unsafe { (ObjRef::from_lower(src.lower), ObjRef::from_lower(dst.lower)) };
-    let (first, last) = touched_words(dst.intval, n);
-    if dst.intval % WORD_SIZE == src.intval % WORD_SIZE {
+    let (src_obj, dst_obj) = unsafe {
+        (
+            ObjRef::from_lower(src.lower()),
+            ObjRef::from_lower(dst.lower()),
+        )
+    };
+    let (first, last) = touched_words(dst.intval(), n);
+    if dst.intval() % WORD_SIZE == src.intval() % WORD_SIZE {
         if let Some(src_aux) = src_obj.aux_words() {
-            let end = dst.intval + n;
+            let end = dst.intval() + n;
             let mut w = first;
             while w <= last {
-                if w >= dst.intval && w + WORD_SIZE <= end {
-                    let s = w.wrapping_add(src.intval.wrapping_sub(dst.intval));
+                if w >= dst.intval() && w + WORD_SIZE <= end {
+                    let s = w.wrapping_add(src.intval().wrapping_sub(dst.intval()));
                     if shadow_word(src_aux, src_obj, s).load(Ordering::Acquire) != 0 {
                         return false;
                     }
@@ -180,7 +184,7 @@ pub fn memmove_small(dst: FlightPtr, src: FlightPtr, n: usize) -> bool {
     // SAFETY: both ranges were checked against live objects; every source
     // byte is read before any destination byte is written, so overlapping
     // ranges move as memmove's do.
-    unsafe { move_short(src.intval as *const u8, dst.intval as *mut u8, n) };
+    unsafe { move_short(src.intval() as *const u8, dst.intval() as *mut u8, n) };
     if let Some(aux) = dst_obj.aux_words() {
         let mut w = first;
         while w <= last {
@@ -235,9 +239,9 @@ pub fn write_at(dst: FlightPtr, data: &[u8], loc: &SourceLocation) {
     // SAFETY: the range was just checked against a live object; `data` is
     // a Rust slice, so it cannot overlap the program's heap object.
     unsafe {
-        core::ptr::copy_nonoverlapping(data.as_ptr(), dst.intval as *mut u8, data.len());
+        core::ptr::copy_nonoverlapping(data.as_ptr(), dst.intval() as *mut u8, data.len());
     }
-    null_capabilities(obj, dst.intval, data.len());
+    null_capabilities(obj, dst.intval(), data.len());
 }
 
 /// `memset(dst, c, n)`: bounds-checks, fills, nulls touched capabilities.
@@ -247,6 +251,6 @@ pub fn memset_at(dst: FlightPtr, c: u8, n: usize, loc: &SourceLocation) {
     }
     let obj = check_access_at(dst, Access::write(n), loc);
     // SAFETY: the range was just checked against a live object.
-    unsafe { core::ptr::write_bytes(dst.intval as *mut u8, c, n) };
-    null_capabilities(obj, dst.intval, n);
+    unsafe { core::ptr::write_bytes(dst.intval() as *mut u8, c, n) };
+    null_capabilities(obj, dst.intval(), n);
 }

@@ -1,6 +1,7 @@
 //! A typed view of a capability object through its `lower`.
 
 use core::sync::atomic::{AtomicUsize, Ordering};
+use gimso_abi::FlightPtr;
 
 use gimso_abi::{
     FLAG_FREE, FLAG_GLOBAL, FLAG_READONLY, FLAG_STACK, HEADER_SIZE, ObjectHeader, SpecialKind,
@@ -33,6 +34,22 @@ impl ObjRef {
     #[inline(always)]
     pub fn lower(self) -> usize {
         self.lower
+    }
+
+    /// A pointer to the object's start, with its capability.
+    #[inline(always)]
+    pub fn flight_ptr(self) -> FlightPtr {
+        self.flight_ptr_at(self.lower)
+    }
+
+    /// A pointer at `intval` (anywhere: it is checked where it is used)
+    /// with the object's capability.
+    #[inline(always)]
+    pub fn flight_ptr_at(self, intval: usize) -> FlightPtr {
+        // SAFETY: an `ObjRef`'s `lower` is the payload address of an object
+        // the runtime made (its construction contract), the invariant of
+        // `FlightPtr`.
+        unsafe { FlightPtr::new(intval, self.lower) }
     }
 
     /// The object's header.

@@ -78,7 +78,7 @@ fn payload_word<'a>(at: usize) -> &'a AtomicU64 {
 pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &SourceLocation) {
     let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
     // SAFETY: `dst` passed an aligned 8-byte write check against `obj`.
-    unsafe { init_ptr(local, obj, dst.intval, value) }
+    unsafe { init_ptr(local, obj, dst.intval(), value) }
 }
 
 /// Stores `value` at the aligned word `at` inside `obj` without any check:
@@ -90,10 +90,10 @@ pub fn store_ptr(local: &mut LocalHeap, dst: FlightPtr, value: FlightPtr, loc: &
 /// `obj.lower() <= at` and `at + 8 <= obj.upper()`.
 #[inline]
 pub unsafe fn init_ptr(local: &mut LocalHeap, obj: ObjRef, at: usize, value: FlightPtr) {
-    store_barrier(value.lower);
+    store_barrier(value.lower());
     let aux = match obj.aux_words() {
         Some(aux) => Some(aux),
-        None if value.lower == 0 => None,
+        None if value.lower() == 0 => None,
         None => ensure_aux(local, obj),
     };
     match aux {
@@ -102,7 +102,7 @@ pub unsafe fn init_ptr(local: &mut LocalHeap, obj: ObjRef, at: usize, value: Fli
         }
         // No aux and none can be made (freed since the caller's check): the
         // capability is moot because every later access traps.
-        None => payload_word(at).store(value.intval as u64, Ordering::Relaxed),
+        None => payload_word(at).store(value.intval() as u64, Ordering::Relaxed),
     }
 }
 
@@ -111,13 +111,13 @@ pub unsafe fn init_ptr(local: &mut LocalHeap, obj: ObjRef, at: usize, value: Fli
 pub fn load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {
     let obj = check_access_at(src, Access::POINTER_READ, loc);
     match obj.aux_words() {
-        Some(aux) => FlightPtr::from(gimso_atomics::plain_load(slot::<AbiBoxReader>(
-            obj, aux, src.intval,
-        ))),
-        None => FlightPtr {
-            intval: payload_word(src.intval).load(Ordering::Relaxed) as usize,
-            lower: 0,
-        },
+        Some(aux) => {
+            let p = gimso_atomics::plain_load(slot::<AbiBoxReader>(obj, aux, src.intval()));
+            // SAFETY: read from a slot whose capability word the runtime wrote
+            // from a `FlightPtr` (`store_ptr` and the atomic stores).
+            unsafe { p.into_flight() }
+        }
+        None => FlightPtr::from_int(payload_word(src.intval()).load(Ordering::Relaxed) as usize),
     }
 }
 
@@ -150,7 +150,7 @@ pub fn atomic_store_ptr(
     let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
     let aux = aux_for_atomic(local, obj, dst, loc);
     let mut boxes = HeapBoxes(local);
-    gimso_atomics::atomic_store(slot(obj, aux, dst.intval), Ptr::from(value), &mut boxes);
+    gimso_atomics::atomic_store(slot(obj, aux, dst.intval()), Ptr::from(value), &mut boxes);
     // The protocol's stores are Release; the fence makes the C ABI's atomic
     // store sequentially consistent (the x86 mapping of a seq_cst store).
     core::sync::atomic::fence(Ordering::SeqCst);
@@ -160,13 +160,13 @@ pub fn atomic_store_ptr(
 pub fn atomic_load_ptr(src: FlightPtr, loc: &SourceLocation) -> FlightPtr {
     let obj = check_access_at(src, Access::POINTER_READ, loc);
     match obj.aux_words() {
-        Some(aux) => FlightPtr::from(gimso_atomics::atomic_load(slot::<AbiBoxReader>(
-            obj, aux, src.intval,
-        ))),
-        None => FlightPtr {
-            intval: payload_word(src.intval).load(Ordering::Acquire) as usize,
-            lower: 0,
-        },
+        Some(aux) => {
+            let p = gimso_atomics::atomic_load(slot::<AbiBoxReader>(obj, aux, src.intval()));
+            // SAFETY: read from a slot whose capability word the runtime wrote
+            // from a `FlightPtr` (`store_ptr` and the atomic stores).
+            unsafe { p.into_flight() }
+        }
+        None => FlightPtr::from_int(payload_word(src.intval()).load(Ordering::Acquire) as usize),
     }
 }
 
@@ -184,14 +184,16 @@ pub fn cmpxchg_ptr(
     let aux = aux_for_atomic(local, obj, dst, loc);
     let mut boxes = HeapBoxes(local);
     let (old, ok) = gimso_atomics::cmpxchg(
-        slot(obj, aux, dst.intval),
+        slot(obj, aux, dst.intval()),
         expected as u64,
         Ptr::from(value),
         weak,
         &mut boxes,
     );
     CmpxchgResult {
-        old: FlightPtr::from(old),
+        // SAFETY: the value found in the slot, whose capability word the
+        // runtime wrote from a `FlightPtr`.
+        old: unsafe { old.into_flight() },
         success: ok as u64,
     }
 }
@@ -206,9 +208,8 @@ pub fn xchg_ptr(
     let obj = check_access_at(dst, Access::POINTER_WRITE, loc);
     let aux = aux_for_atomic(local, obj, dst, loc);
     let mut boxes = HeapBoxes(local);
-    FlightPtr::from(gimso_atomics::xchg(
-        slot(obj, aux, dst.intval),
-        Ptr::from(value),
-        &mut boxes,
-    ))
+    let old = gimso_atomics::xchg(slot(obj, aux, dst.intval()), Ptr::from(value), &mut boxes);
+    // SAFETY: the value found in the slot, whose capability word the
+    // runtime wrote from a `FlightPtr`.
+    unsafe { old.into_flight() }
 }

@@ -170,12 +170,12 @@ pub fn format_report(
 ) -> String {
     let mut s = String::with_capacity(1024);
     let _ = writeln!(s, "{SAFETY_REPORT_PREFIX} {}", err.title());
-    let _ = writeln!(s, "  pointer:    {:#018x}", p.intval);
-    if p.lower == 0 {
+    let _ = writeln!(s, "  pointer:    {:#018x}", p.intval());
+    if p.lower() == 0 {
         let _ = writeln!(s, "  capability: null");
     } else {
         // SAFETY: a non-zero lower is a runtime-issued capability.
-        let obj = unsafe { ObjRef::from_lower(p.lower) };
+        let obj = unsafe { ObjRef::from_lower(p.lower()) };
         let upper = obj.upper();
         let mut notes = String::from(obj.describe());
         if obj.is_free() {
@@ -193,11 +193,11 @@ pub fn format_report(
         let _ = writeln!(
             s,
             "  capability: lower {:#018x}, upper {:#018x} ({} bytes, {notes})",
-            p.lower,
+            p.lower(),
             upper,
-            upper.wrapping_sub(p.lower)
+            upper.wrapping_sub(p.lower())
         );
-        let offset = p.intval.wrapping_sub(p.lower) as isize;
+        let offset = p.intval().wrapping_sub(p.lower()) as isize;
         let _ = writeln!(s, "  offset:     {offset} bytes from lower");
     }
     let _ = match op {

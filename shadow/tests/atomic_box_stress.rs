@@ -30,10 +30,10 @@ impl Values {
         self.0.contains(&p)
     }
     fn real_cap(&self, p: FlightPtr) -> bool {
-        self.0.iter().any(|v| v.lower == p.lower)
+        self.0.iter().any(|v| v.lower() == p.lower())
     }
     fn real_intval(&self, p: FlightPtr) -> bool {
-        self.0.iter().any(|v| v.intval == p.intval)
+        self.0.iter().any(|v| v.intval() == p.intval())
     }
 }
 
@@ -69,8 +69,12 @@ fn hammer(with_plain_stores: bool) {
                         }
                         2 => {
                             let expected = vals.0[xorshift(&mut seed) as usize % (THREADS + 1)];
-                            let r = cmpxchg_ptr(&mut l, slot, expected.intval, mine, false, HERE);
-                            assert_eq!(r.success == 1, r.old.intval == expected.intval, "{r:?}");
+                            let r = cmpxchg_ptr(&mut l, slot, expected.intval(), mine, false, HERE);
+                            assert_eq!(
+                                r.success == 1,
+                                r.old.intval() == expected.intval(),
+                                "{r:?}"
+                            );
                             assert!(
                                 with_plain_stores || vals.whole(r.old),
                                 "cmpxchg tore: {r:?}"

@@ -13,7 +13,7 @@ pub fn local() -> LocalHeap {
 }
 
 pub fn alloc(l: &mut LocalHeap, size: usize) -> FlightPtr {
-    FlightPtr::from_lower(alloc_object(l, size, 16, 0).lower())
+    alloc_object(l, size, 16, 0).flight_ptr()
 }
 
 pub fn store(l: &mut LocalHeap, at: FlightPtr, v: FlightPtr) {
@@ -27,23 +27,23 @@ pub fn load(at: FlightPtr) -> FlightPtr {
 /// Reads the 8-byte integer at `p` (test-only, unchecked).
 pub fn read_u64(p: FlightPtr) -> u64 {
     // SAFETY: tests only pass in-bounds, aligned addresses of live objects.
-    unsafe { (p.intval as *const u64).read() }
+    unsafe { (p.intval() as *const u64).read() }
 }
 
 /// Writes the 8-byte integer at `p` (test-only, unchecked).
 pub fn write_u64(p: FlightPtr, v: u64) {
     // SAFETY: tests only pass in-bounds, aligned addresses of live objects.
-    unsafe { (p.intval as *mut u64).write(v) }
+    unsafe { (p.intval() as *mut u64).write(v) }
 }
 
 /// Reads byte `i` of the object at `p` (test-only, unchecked).
 pub fn byte(p: FlightPtr, i: usize) -> u8 {
     // SAFETY: tests only pass in-bounds offsets of live objects.
-    unsafe { ((p.intval + i) as *const u8).read() }
+    unsafe { ((p.intval() + i) as *const u8).read() }
 }
 
 /// Writes byte `i` of the object at `p` (test-only, unchecked).
 pub fn set_byte(p: FlightPtr, i: usize, v: u8) {
     // SAFETY: tests only pass in-bounds offsets of live objects.
-    unsafe { ((p.intval + i) as *mut u8).write(v) }
+    unsafe { ((p.intval() + i) as *mut u8).write(v) }
 }

@@ -34,13 +34,13 @@ fn free_racing_pointer_stores() {
                 barrier.wait();
                 for (i, o) in objs.iter().enumerate() {
                     // SAFETY: runtime-issued capability.
-                    let obj = unsafe { ObjRef::from_lower(o.lower) };
+                    let obj = unsafe { ObjRef::from_lower(o.lower()) };
                     // What a pointer store does after its check passed:
                     // create the aux allocation and write a shadow word.
                     if let Some(aux) = ensure_aux(&mut l, obj) {
                         // SAFETY: the aux has one word per payload word (8).
                         let word = unsafe { &*aux.add((i + t) % 8) };
-                        word.store(target.lower, Ordering::Release);
+                        word.store(target.lower(), Ordering::Release);
                     }
                 }
             });
@@ -55,7 +55,7 @@ fn free_racing_pointer_stores() {
     });
     for o in &objs {
         // SAFETY: runtime-issued capability.
-        let obj = unsafe { ObjRef::from_lower(o.lower) };
+        let obj = unsafe { ObjRef::from_lower(o.lower()) };
         assert!(obj.is_free());
         assert_eq!(obj.upper(), obj.lower());
         assert!(!access_ok(*o, Access::read(1)));

@@ -23,7 +23,7 @@ fn pointer_array(l: &mut LocalHeap, words: usize) -> (FlightPtr, Vec<FlightPtr>)
 
 fn caps(obj: FlightPtr, words: usize) -> Vec<usize> {
     (0..words)
-        .map(|i| load(obj.offset(8 * i as isize)).lower)
+        .map(|i| load(obj.offset(8 * i as isize)).lower())
         .collect()
 }
 
@@ -47,17 +47,18 @@ fn in_phase_partial_end_words_lose_capabilities() {
     memmove_at(&mut l, dst.offset(4), src.offset(4), 24, HERE);
     let c = caps(dst, 8);
     assert_eq!(c[0], 0, "partly covered first word keeps no capability");
-    assert_eq!(c[1], targets[1].lower);
-    assert_eq!(c[2], targets[2].lower);
+    assert_eq!(c[1], targets[1].lower());
+    assert_eq!(c[2], targets[2].lower());
     assert_eq!(c[3], 0, "partly covered last word keeps no capability");
     for i in 4..8 {
         assert_eq!(
-            c[i], old[i].lower,
+            c[i],
+            old[i].lower(),
             "word {i} outside the range is untouched"
         );
     }
     // The bytes moved exactly: word 1 now holds src word 1's intval.
-    assert_eq!(read_u64(dst.offset(8)), targets[1].intval as u64);
+    assert_eq!(read_u64(dst.offset(8)), targets[1].intval() as u64);
 }
 
 #[test]
@@ -70,7 +71,7 @@ fn out_of_phase_nulls_every_touched_destination_word() {
     let c = caps(dst, 8);
     assert!(c[..5].iter().all(|&c| c == 0), "{c:?}");
     for i in 5..8 {
-        assert_eq!(c[i], old[i].lower);
+        assert_eq!(c[i], old[i].lower());
     }
 }
 
@@ -113,12 +114,12 @@ fn memset_nulls_every_overlapped_capability() {
     memset_at(obj.offset(3), 0xab, 10, HERE);
     let c = caps(obj, 4);
     assert_eq!(&c[..2], &[0, 0]);
-    assert_eq!(c[2], t[2].lower);
-    assert_eq!(c[3], t[3].lower);
+    assert_eq!(c[2], t[2].lower());
+    assert_eq!(c[3], t[3].lower());
     // SAFETY: in bounds of a live 32-byte object.
-    let bytes = unsafe { std::slice::from_raw_parts(obj.intval as *const u8, 16) };
+    let bytes = unsafe { std::slice::from_raw_parts(obj.intval() as *const u8, 16) };
     assert!(bytes[3..13].iter().all(|&b| b == 0xab));
-    assert_eq!(bytes[2], (t[0].intval >> 16) as u8);
+    assert_eq!(bytes[2], (t[0].intval() >> 16) as u8);
 }
 
 #[test]
@@ -140,7 +141,7 @@ fn zero_length_moves_touch_nothing() {
     // Even a dangling, capability-less source is fine for zero bytes.
     memmove_at(&mut l, obj, FlightPtr::NULL, 0, HERE);
     memset_at(obj, 0, 0, HERE);
-    assert_eq!(caps(obj, 2), vec![t[0].lower, t[1].lower]);
+    assert_eq!(caps(obj, 2), vec![t[0].lower(), t[1].lower()]);
 }
 
 /// The short-copy fast path agrees with `memmove_at` wherever it answers,
@@ -223,12 +224,5 @@ fn small_moves_match_memmove_at_or_decline() {
     let small = alloc(&mut l, 8);
     assert!(!memmove_small(small.offset(1), buf, 8));
     assert!(!memmove_small(buf, small.offset(4), 5));
-    assert!(!memmove_small(
-        FlightPtr {
-            intval: buf.intval,
-            lower: 0
-        },
-        small,
-        4
-    ));
+    assert!(!memmove_small(FlightPtr::from_int(buf.intval()), small, 4));
 }

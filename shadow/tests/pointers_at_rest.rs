@@ -15,9 +15,9 @@ fn store_then_load_round_trips() {
     store(&mut l, obj.offset(16), t);
     assert_eq!(load(obj.offset(16)), t);
     // Loading a pointer where none was stored yields the null capability.
-    assert_eq!(load(obj.offset(8)).lower, 0);
+    assert_eq!(load(obj.offset(8)).lower(), 0);
     // Storing a pointer is visible to integer loads (ptrtoint through memory).
-    assert_eq!(read_u64(obj.offset(16)), t.intval as u64);
+    assert_eq!(read_u64(obj.offset(16)), t.intval() as u64);
 }
 
 #[test]
@@ -25,7 +25,7 @@ fn small_objects_carry_their_shadow_inline() {
     let mut l = local();
     let obj = alloc(&mut l, 48);
     // SAFETY: obj.lower is a fresh capability.
-    let o = unsafe { ObjRef::from_lower(obj.lower) };
+    let o = unsafe { ObjRef::from_lower(obj.lower()) };
     let aux = o.aux_words().expect("inline shadow from birth") as usize;
     assert_eq!(aux, o.upper(), "the shadow sits right after the payload");
     assert!(gimso_shadow::alloc::is_inline_aux(aux, o.upper()));
@@ -46,18 +46,11 @@ fn aux_is_created_lazily() {
     let mut l = local();
     let obj = alloc(&mut l, gimso_shadow::alloc::INLINE_AUX_MAX + 8);
     // SAFETY: obj.lower is a fresh capability.
-    let o = unsafe { ObjRef::from_lower(obj.lower) };
+    let o = unsafe { ObjRef::from_lower(obj.lower()) };
     assert!(o.aux_words().is_none());
-    store(
-        &mut l,
-        obj,
-        gimso_abi::FlightPtr {
-            intval: 1234,
-            lower: 0,
-        },
-    );
+    store(&mut l, obj, gimso_abi::FlightPtr::from_int(1234));
     assert!(o.aux_words().is_none(), "a null capability needs no shadow");
-    assert_eq!(load(obj).intval, 1234);
+    assert_eq!(load(obj).intval(), 1234);
     store(&mut l, obj.offset(8), obj);
     assert!(o.aux_words().is_some());
 }
@@ -70,8 +63,8 @@ fn integer_store_over_pointer_keeps_capability_with_new_intval() {
     store(&mut l, obj, t);
     write_u64(obj, 0xdead_beef);
     let p = load(obj);
-    assert_eq!(p.intval, 0xdead_beef);
-    assert_eq!(p.lower, t.lower);
+    assert_eq!(p.intval(), 0xdead_beef);
+    assert_eq!(p.lower(), t.lower());
 }
 
 #[test]
@@ -87,7 +80,7 @@ fn atomic_mode_keeps_pointer_atomic_against_integer_stores() {
     assert_eq!(read_u64(obj), 77);
     // A non-atomic load combines the payload intval with the box's capability.
     let p = load(obj);
-    assert_eq!((p.intval, p.lower), (77, v.lower));
+    assert_eq!((p.intval(), p.lower()), (77, v.lower()));
 }
 
 #[test]
@@ -97,10 +90,10 @@ fn cmpxchg_and_xchg() {
     let a = alloc(&mut l, 16);
     let b = alloc(&mut l, 16);
     store(&mut l, obj, a);
-    let r = cmpxchg_ptr(&mut l, obj, b.intval, b, false, HERE);
+    let r = cmpxchg_ptr(&mut l, obj, b.intval(), b, false, HERE);
     assert_eq!((r.old, r.success), (a, 0));
     assert_eq!(atomic_load_ptr(obj, HERE), a);
-    let r = cmpxchg_ptr(&mut l, obj, a.intval, b, false, HERE);
+    let r = cmpxchg_ptr(&mut l, obj, a.intval(), b, false, HERE);
     assert_eq!((r.old, r.success), (a, 1));
     assert_eq!(atomic_load_ptr(obj, HERE), b);
     assert_eq!(load(obj), b);

@@ -15,7 +15,7 @@ fn an_object_without_shadow_words_leads_into_zero_memory() {
     let size = gimso_shadow::alloc::INLINE_AUX_MAX * 4;
     let obj = alloc(&mut l, size);
     // SAFETY: obj.lower is a fresh capability.
-    let o = unsafe { ObjRef::from_lower(obj.lower) };
+    let o = unsafe { ObjRef::from_lower(obj.lower()) };
     let aux = o.aux_word();
     assert_eq!(aux & FLAG_SHADOW, 0, "no shadow words yet");
     assert!(o.aux_words().is_none());
@@ -38,14 +38,14 @@ fn the_first_pointer_store_replaces_the_zero_distance_with_shadow_words() {
     let target = alloc(&mut l, 32);
     store(&mut l, obj.offset(64), target);
     // SAFETY: obj.lower is a fresh capability.
-    let o = unsafe { ObjRef::from_lower(obj.lower) };
+    let o = unsafe { ObjRef::from_lower(obj.lower()) };
     let aux = o.aux_word();
     assert_ne!(aux & FLAG_SHADOW, 0);
     let shadow = o.aux_words().expect("shadow words made") as usize;
     assert!(!gimso_shadow::zero::contains(shadow));
     assert_eq!(shadow, o.lower().wrapping_add_signed(aux_delta(aux)));
     assert_eq!(load(obj.offset(64)), target);
-    assert_eq!(load(obj.offset(72)).lower, 0);
+    assert_eq!(load(obj.offset(72)).lower(), 0);
 }
 
 #[test]

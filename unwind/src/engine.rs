@@ -316,7 +316,7 @@ pub unsafe fn landing_pad(
 pub fn resume(exc: FlightPtr) -> Result<(), UnwindError> {
     match top() {
         None => Err(UnwindError::NothingInFlight),
-        Some((e, ..)) if e.intval != exc.intval => Err(UnwindError::ResumeMismatch),
+        Some((e, ..)) if e.intval() != exc.intval() => Err(UnwindError::ResumeMismatch),
         Some(_) => Ok(()),
     }
 }

@@ -37,23 +37,23 @@ impl Frame {
     /// Whether this is a runtime barrier (compiled code called from
     /// runtime code, which cannot be unwound).
     pub fn is_barrier(&self) -> bool {
-        self.personality.lower == 0
-            && (self.personality.intval == 0 || self.personality.intval == LEAVABLE_BARRIER)
+        self.personality.lower() == 0
+            && (self.personality.intval() == 0 || self.personality.intval() == LEAVABLE_BARRIER)
     }
 
     /// Whether this is a barrier a `longjmp` must not cross.
     pub fn stops_jumps(&self) -> bool {
-        self.personality.lower == 0 && self.personality.intval == 0
+        self.personality.lower() == 0 && self.personality.intval() == 0
     }
 
     /// Whether the frame has a personality to consult.
     pub fn has_personality(&self) -> bool {
-        self.personality.lower != 0
+        self.personality.lower() != 0
     }
 
     /// Whether the frame is in a call with a landing pad.
     pub fn has_landing_pad(&self) -> bool {
-        self.lsda.intval != 0 || self.lsda.lower != 0
+        self.lsda.intval() != 0 || self.lsda.lower() != 0
     }
 
     /// Reads record `record`.
@@ -115,7 +115,7 @@ pub unsafe fn with_barrier<R>(
     unsafe {
         let mut record = FrameRecord {
             prev: (*thread).unwind_frames,
-            personality: FlightPtr { intval, lower: 0 },
+            personality: FlightPtr::from_int(intval),
             lsda: FlightPtr::NULL,
             epoch: 0,
         };

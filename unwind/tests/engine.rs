@@ -13,10 +13,9 @@ use gimso_unwind::engine::{
 use gimso_unwind::frames::Frame;
 
 fn ptr(v: usize) -> FlightPtr {
-    FlightPtr {
-        intval: v,
-        lower: v,
-    }
+    // SAFETY: the unwinder only compares these values and hands them to
+    // the test's personalities; no header is read through them.
+    unsafe { FlightPtr::from_lower(v) }
 }
 
 /// Records innermost first: `specs[i] = (personality id or 0 for a
@@ -67,7 +66,7 @@ impl Personalities for Log {
         exc: FlightPtr,
         ctx: &mut ContextData,
     ) -> u64 {
-        let id = frame.lsda.intval;
+        let id = frame.lsda.intval();
         assert_eq!(ctx.lsda, frame.lsda);
         self.calls.push((id, actions));
         if actions & UA_SEARCH_PHASE != 0 {
@@ -97,7 +96,7 @@ impl Personalities for Log {
         _ctx: &mut ContextData,
     ) -> u64 {
         self.stops
-            .push((frame.map_or(0, |f| f.lsda.intval), actions));
+            .push((frame.map_or(0, |f| f.lsda.intval()), actions));
         self.stop_answer
     }
 }

@@ -56,19 +56,19 @@ fn lookup(id: u64) -> Option<Arc<Stream>> {
 /// The stream of the program's `DIR *` `p`, after checking it is a live
 /// `DIR` object.
 fn stream(p: FlightPtr) -> (u64, Arc<Stream>) {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         report::pointer_error(SafetyError::NullCapability, p, "use as DIR *");
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     if obj.is_free() {
         report::pointer_error(SafetyError::UseAfterFree, p, "use as DIR *");
     }
-    if obj.kind() != Some(SpecialKind::Dir) || p.intval != p.lower {
+    if obj.kind() != Some(SpecialKind::Dir) || p.intval() != p.lower() {
         report::pointer_error(SafetyError::InvalidDir, p, "use as DIR *");
     }
     // SAFETY: DIR objects have a one-word runtime-private payload.
-    let id = unsafe { (p.lower as *const u64).read() };
+    let id = unsafe { (p.lower() as *const u64).read() };
     match lookup(id) {
         Some(s) => (id, s),
         // Closed by another thread since the check above.
@@ -91,7 +91,7 @@ fn new_stream(d: *mut libc::DIR) -> FlightPtr {
         .lock()
         .get_or_insert_with(HashMap::new)
         .insert(id, s);
-    FlightPtr::from_lower(obj.lower())
+    obj.flight_ptr()
 }
 
 /// Revokes every capability of the object at `lower` (as `free` does),
@@ -203,8 +203,8 @@ wrapper! {
         let Some(native) = native else {
             report::pointer_error(SafetyError::UseAfterFree, d, "closedir")
         };
-        revoke(d.lower);
-        revoke(s.entry.get().lower);
+        revoke(d.lower());
+        revoke(s.entry.get().lower());
         if let Some(map) = STREAMS.lock().as_mut() {
             map.remove(&id);
         }

@@ -65,10 +65,10 @@ impl Instance {
     /// Records `fd`'s registration with `data` (replacing any earlier one).
     fn remember(&mut self, fd: c_int, data: FlightPtr) {
         self.forget(fd);
-        if data.lower == 0 {
+        if data.lower() == 0 {
             return;
         }
-        let value = data.intval as u64;
+        let value = data.intval() as u64;
         self.by_fd.insert(fd, value);
         self.by_data
             .entry(value)
@@ -84,10 +84,7 @@ impl Instance {
     fn data(&self, value: u64) -> FlightPtr {
         match self.by_data.get(&value) {
             Some((held, _)) => held.get(),
-            None => FlightPtr {
-                intval: value as usize,
-                lower: 0,
-            },
+            None => FlightPtr::from_int(value as usize),
         }
     }
 }
@@ -151,7 +148,7 @@ wrapper! {
         };
         let mut kernel = libc::epoll_event {
             events: given.map_or(0, |(events, _)| events),
-            u64: given.map_or(0, |(_, data)| data.intval as u64),
+            u64: given.map_or(0, |(_, data)| data.intval() as u64),
         };
         // The table is updated under its lock together with the kernel's
         // registration, so concurrent changes to one registration reach
@@ -193,10 +190,7 @@ fn deliver(epfd: c_int, events: FlightPtr, got: &[libc::epoll_event]) {
                 let value = e.u64;
                 match instance {
                     Some(i) => i.data(value),
-                    None => FlightPtr {
-                        intval: value as usize,
-                        lower: 0,
-                    },
+                    None => FlightPtr::from_int(value as usize),
                 }
             })
             .collect()

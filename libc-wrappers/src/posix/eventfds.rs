@@ -65,14 +65,14 @@ wrapper! {
     /// before the timer changes.
     fn timerfd_settime(fd: i32, flags: i32, new: FlightPtr, old: FlightPtr) -> i32 {
         let mut setting = Raw::<ITIMERSPEC>::read(new);
-        if old.intval != 0 {
+        if old.intval() != 0 {
             mem::check_write(old, ITIMERSPEC);
         }
         let mut previous = Raw::<ITIMERSPEC>::zeroed();
         let (s, p) = (setting.as_mut::<libc::itimerspec>(), previous.as_mut::<libc::itimerspec>());
         // SAFETY: private itimerspec images.
         let r = sys32(|| unsafe { libc::timerfd_settime(fd, flags, s, p) });
-        if r == 0 && old.intval != 0 {
+        if r == 0 && old.intval() != 0 {
             itimerspec_out(old, &previous);
         }
         r

@@ -75,7 +75,7 @@ wrapper! {
 /// spills the registers for that scan).
 pub(super) fn read_into(buf: FlightPtr, n: usize, f: impl FnOnce(*mut u8, usize) -> isize) -> i64 {
     mem::check_write(buf, n);
-    sys(|| f(buf.intval as *mut u8, n) as i64)
+    sys(|| f(buf.intval() as *mut u8, n) as i64)
 }
 
 wrapper! {
@@ -116,7 +116,7 @@ pub(super) fn write_from(
     f: impl FnOnce(*const u8, usize) -> isize,
 ) -> i64 {
     mem::check_read(buf, n);
-    sys(|| f(buf.intval as *const u8, n) as i64)
+    sys(|| f(buf.intval() as *const u8, n) as i64)
 }
 
 wrapper! {

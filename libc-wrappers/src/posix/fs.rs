@@ -298,7 +298,7 @@ wrapper! {
     /// `size` bytes; with a NULL `buf` the result is a fresh GC object
     /// (`size` bytes, or just enough when `size` is 0).
     fn getcwd(buf: FlightPtr, size: usize) -> FlightPtr {
-        if buf.intval != 0 {
+        if buf.intval() != 0 {
             mem::check_write(buf, size);
             if size == 0 {
                 fail(libc::EINVAL);
@@ -316,7 +316,7 @@ wrapper! {
             fail(libc::ERANGE);
             return FlightPtr::NULL;
         }
-        if buf.intval == 0 {
+        if buf.intval() == 0 {
             let out = mem::alloc(size.max(cwd.len() + 1), 16, 0);
             cwd.push(0);
             mem::write_bytes(out, &cwd);
@@ -353,7 +353,7 @@ wrapper! {
             fail(e);
             return FlightPtr::NULL;
         };
-        if resolved.intval == 0 {
+        if resolved.intval() == 0 {
             let out = mem::alloc(s.len(), 16, 0);
             mem::write_bytes(out, &s);
             return out;
@@ -409,7 +409,7 @@ wrapper! {
 
 /// An optional struct argument of `N` bytes: NULL, or its checked image.
 fn optional<const N: usize>(p: FlightPtr) -> Option<Raw<N>> {
-    (p.intval != 0).then(|| Raw::<N>::read(p))
+    (p.intval() != 0).then(|| Raw::<N>::read(p))
 }
 
 /// A pointer to an optional image, or NULL.
@@ -459,7 +459,7 @@ wrapper! {
 wrapper! {
     /// `int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)`.
     fn utimensat(dirfd: i32, p: FlightPtr, times: FlightPtr, flags: i32) -> i32 {
-        if p.intval == 0 {
+        if p.intval() == 0 {
             return fail(libc::EINVAL);
         }
         let path = path(p);

@@ -57,10 +57,7 @@ use crate::{errno, mem, wrapper};
 pub const PAGE: usize = 4096;
 
 /// `(void *)-1`.
-pub const MAP_FAILED: FlightPtr = FlightPtr {
-    intval: usize::MAX,
-    lower: 0,
-};
+pub const MAP_FAILED: FlightPtr = FlightPtr::from_int(usize::MAX);
 
 /// A live mapping: its object and rounded length.
 struct Mapping {
@@ -80,7 +77,7 @@ enum MapObject {
 impl MapObject {
     fn lower(&self) -> usize {
         match self {
-            MapObject::Heap(h) => h.get().lower,
+            MapObject::Heap(h) => h.get().lower(),
             MapObject::Shared { lower } => *lower,
         }
     }
@@ -170,10 +167,10 @@ fn map(len: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPtr {
     let p = mem::alloc(size, PAGE, 0);
     mem::write_bytes(p, &data);
     if prot & libc::PROT_WRITE == 0 {
-        set_readonly(p.lower, true);
+        set_readonly(p.lower(), true);
     }
     MAPPINGS.lock().get_or_insert_with(HashMap::new).insert(
-        p.lower,
+        p.lower(),
         Mapping {
             object: MapObject::Heap(Held::new(p)),
             len: size,
@@ -255,7 +252,8 @@ fn map_shared(size: usize, prot: i32, flags: i32, fd: i32, off: i64) -> FlightPt
             len: size,
         },
     );
-    FlightPtr::from_lower(lower)
+    // SAFETY: the mapping's object header was written just below `lower`.
+    unsafe { FlightPtr::from_lower(lower) }
 }
 
 /// Sets or clears the read-only flag of the object at `lower`.
@@ -273,8 +271,8 @@ fn set_readonly(lower: usize, on: bool) {
 /// Whether `addr`/`len` name exactly a live mapping (start address with
 /// the mapping's capability, length rounded to its pages).
 fn whole_mapping(map: &HashMap<usize, Mapping>, addr: FlightPtr, len: usize) -> bool {
-    match map.get(&addr.intval) {
-        Some(m) => addr.lower == addr.intval && len != 0 && round_up(len) == Some(m.len),
+    match map.get(&addr.intval()) {
+        Some(m) => addr.lower() == addr.intval() && len != 0 && round_up(len) == Some(m.len),
         None => false,
     }
 }
@@ -286,7 +284,7 @@ wrapper! {
             let mut guard = MAPPINGS.lock();
             let map = guard.get_or_insert_with(HashMap::new);
             if whole_mapping(map, addr, len) {
-                map.remove(&addr.intval)
+                map.remove(&addr.intval())
             } else {
                 None
             }
@@ -335,7 +333,7 @@ wrapper! {
         }
         let shared = guard
             .as_ref()
-            .and_then(|m| m.get(&addr.intval))
+            .and_then(|m| m.get(&addr.intval()))
             .and_then(|m| match m.object {
                 MapObject::Shared { lower } => Some((lower, m.len)),
                 MapObject::Heap(_) => None,
@@ -354,8 +352,8 @@ wrapper! {
             }
         }
         match prot {
-            p if p == libc::PROT_READ => set_readonly(addr.lower, true),
-            p if p == libc::PROT_READ | libc::PROT_WRITE => set_readonly(addr.lower, false),
+            p if p == libc::PROT_READ => set_readonly(addr.lower(), true),
+            p if p == libc::PROT_READ | libc::PROT_WRITE => set_readonly(addr.lower(), false),
             _ => {
                 drop(guard);
                 return fail(libc::EACCES);
@@ -371,20 +369,20 @@ wrapper! {
     /// shared mapping's pages are synced by the kernel; anything else has
     /// no file behind it and succeeds.
     fn msync(addr: FlightPtr, len: usize, flags: i32) -> i32 {
-        if addr.intval % PAGE != 0 {
+        if addr.intval() % PAGE != 0 {
             return fail(libc::EINVAL);
         }
         mem::check_read(addr, len);
         let shared = MAPPINGS.lock().as_ref().is_some_and(|m| {
             m.values().any(|m| {
-                matches!(m.object, MapObject::Shared { lower } if lower <= addr.intval && addr.intval < lower + m.len)
+                matches!(m.object, MapObject::Shared { lower } if lower <= addr.intval() && addr.intval() < lower + m.len)
             })
         });
         if !shared {
             return 0;
         }
         // SAFETY: the range lies in a live shared mapping (checked above).
-        crate::posix::sys32(|| unsafe { libc::msync(addr.intval as *mut libc::c_void, len, flags) })
+        crate::posix::sys32(|| unsafe { libc::msync(addr.intval() as *mut libc::c_void, len, flags) })
     }
 }
 

@@ -63,7 +63,7 @@ wrapper! {
 
 /// A `struct timespec` argument (null allowed).
 pub(super) fn timespec_in(p: FlightPtr) -> Option<libc::timespec> {
-    (p.intval != 0).then(|| {
+    (p.intval() != 0).then(|| {
         let secs = i64::from_ne_bytes(mem::read_int::<8>(p));
         let nanos = i64::from_ne_bytes(mem::read_int::<8>(p.offset(8)));
         libc::timespec {
@@ -75,7 +75,7 @@ pub(super) fn timespec_in(p: FlightPtr) -> Option<libc::timespec> {
 
 /// A `sigset_t` argument (null allowed), checked whole and copied.
 pub(super) fn sigset_in(p: FlightPtr) -> Option<libc::sigset_t> {
-    (p.intval != 0).then(|| {
+    (p.intval() != 0).then(|| {
         let raw = mem::read_bytes(p, core::mem::size_of::<libc::sigset_t>());
         // SAFETY: sigset_t is plain bytes; `raw` has exactly its size.
         unsafe { core::ptr::read_unaligned(raw.as_ptr().cast::<libc::sigset_t>()) }
@@ -109,7 +109,7 @@ wrapper! {
 /// holding those bits, checked for reading and writing and copied into a
 /// whole private set (null allowed).
 fn fd_set_in(p: FlightPtr, words: usize) -> Option<libc::fd_set> {
-    if p.intval == 0 {
+    if p.intval() == 0 {
         return None;
     }
     mem::check_write(p, words * 8);
@@ -159,7 +159,7 @@ wrapper! {
     /// `int select(int nfds, fd_set *r, fd_set *w, fd_set *e, struct
     /// timeval *timeout)`: Linux writes the time left back into `timeout`.
     fn select(nfds: i32, r: FlightPtr, w: FlightPtr, e: FlightPtr, timeout: FlightPtr) -> i32 {
-        let mut tv = (timeout.intval != 0).then(|| {
+        let mut tv = (timeout.intval() != 0).then(|| {
             mem::check_write(timeout, 16);
             libc::timeval {
                 tv_sec: i64::from_ne_bytes(mem::read_int::<8>(timeout)),

@@ -256,16 +256,13 @@ wrapper! {
 /// checked), copied; NULL is an empty array.
 pub(crate) fn string_array(p: FlightPtr) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    if p.intval == 0 {
+    if p.intval() == 0 {
         return out;
     }
     loop {
-        let at = FlightPtr {
-            intval: p.intval.wrapping_add(8 * out.len()),
-            lower: p.lower,
-        };
+        let at = p.with_intval(p.intval().wrapping_add(8 * out.len()));
         let s = mem::load_ptr(at);
-        if s.intval == 0 {
+        if s.intval() == 0 {
             return out;
         }
         out.push(mem::c_string_nul(s));
@@ -285,7 +282,7 @@ pub(super) fn native_array(strings: &[Vec<u8>]) -> Vec<*const libc::c_char> {
 fn string_list(first: FlightPtr, va: &mut VarArgs) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut s = first;
-    while s.intval != 0 {
+    while s.intval() != 0 {
         out.push(mem::c_string_nul(s));
         s = va.args().next_ptr();
     }
@@ -376,14 +373,14 @@ wrapper! {
 /// `waitpid` with the status written to `status` (checked before the
 /// wait) unless it is NULL.
 fn wait_for(pid: i32, status: FlightPtr, options: i32) -> i32 {
-    if status.intval != 0 {
+    if status.intval() != 0 {
         mem::check_write(status, 4);
     }
     let mut st: i32 = 0;
     let out = &raw mut st;
     // SAFETY: `out` is a local int.
     let r = sys32(|| unsafe { libc::waitpid(pid, out, options) });
-    if r > 0 && status.intval != 0 {
+    if r > 0 && status.intval() != 0 {
         mem::write_int(status, &st.to_ne_bytes());
     }
     r
@@ -407,7 +404,7 @@ wrapper! {
     /// `int system(const char *command)`: `/bin/sh -c command`, waited
     /// for exited.
     fn system(cmd: FlightPtr) -> i32 {
-        if cmd.intval == 0 {
+        if cmd.intval() == 0 {
             // SAFETY: system(NULL) asks whether a shell exists.
             return sys32(|| unsafe { libc::system(core::ptr::null()) });
         }
@@ -472,10 +469,10 @@ wrapper! {
 wrapper! {
     /// `pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)`.
     fn wait4(pid: i32, status: FlightPtr, options: i32, usage: FlightPtr) -> i32 {
-        if status.intval != 0 {
+        if status.intval() != 0 {
             mem::check_write(status, 4);
         }
-        if usage.intval != 0 {
+        if usage.intval() != 0 {
             mem::check_write(usage, RUSAGE);
         }
         let mut st: i32 = 0;
@@ -484,10 +481,10 @@ wrapper! {
         // SAFETY: a local int and a private struct rusage image.
         let r = sys32(|| unsafe { libc::wait4(pid, out, options, ru) });
         if r > 0 {
-            if status.intval != 0 {
+            if status.intval() != 0 {
                 mem::write_int(status, &st.to_ne_bytes());
             }
-            if usage.intval != 0 {
+            if usage.intval() != 0 {
                 u.write(usage);
             }
         }

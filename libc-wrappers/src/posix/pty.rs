@@ -108,8 +108,8 @@ fn terminal_setup(
     winp: FlightPtr,
 ) -> (Option<Raw<TERMIOS>>, Option<Raw<WINSIZE>>) {
     (
-        (termp.intval != 0).then(|| Raw::read(termp)),
-        (winp.intval != 0).then(|| Raw::read(winp)),
+        (termp.intval() != 0).then(|| Raw::read(termp)),
+        (winp.intval() != 0).then(|| Raw::read(winp)),
     )
 }
 
@@ -130,7 +130,7 @@ fn open_pair(name: FlightPtr, termp: FlightPtr, winp: FlightPtr) -> Result<(c_in
     if r != 0 {
         return Err(());
     }
-    if name.intval != 0 {
+    if name.intval() != 0 {
         let mut text = slave_name(master).unwrap_or_default();
         text.push(0);
         mem::check_write(name, text.len());

@@ -53,7 +53,7 @@ fn addr_out(
     lenp: FlightPtr,
     f: impl FnOnce(*mut libc::sockaddr, *mut u32) -> i64,
 ) -> i64 {
-    if addr.intval == 0 {
+    if addr.intval() == 0 {
         return f(core::ptr::null_mut(), core::ptr::null_mut());
     }
     let room = u32::from_ne_bytes(mem::read_int::<4>(lenp));
@@ -145,7 +145,7 @@ wrapper! {
 wrapper! {
     /// `int getsockname(int fd, struct sockaddr *addr, socklen_t *len)`.
     fn getsockname(fd: i32, addr: FlightPtr, lenp: FlightPtr) -> i32 {
-        if addr.intval == 0 {
+        if addr.intval() == 0 {
             return fail(libc::EFAULT);
         }
         // SAFETY: private address buffer and length.
@@ -156,7 +156,7 @@ wrapper! {
 wrapper! {
     /// `int getpeername(int fd, struct sockaddr *addr, socklen_t *len)`.
     fn getpeername(fd: i32, addr: FlightPtr, lenp: FlightPtr) -> i32 {
-        if addr.intval == 0 {
+        if addr.intval() == 0 {
             return fail(libc::EFAULT);
         }
         // SAFETY: private address buffer and length.
@@ -178,7 +178,7 @@ wrapper! {
     /// `ssize_t sendto(int fd, const void *buf, size_t n, int flags, const
     /// struct sockaddr *addr, socklen_t len)`.
     fn sendto(fd: i32, buf: FlightPtr, n: usize, flags: i32, addr: FlightPtr, len: u32) -> i64 {
-        let a = if addr.intval == 0 { Vec::new() } else { addr_in(addr, len) };
+        let a = if addr.intval() == 0 { Vec::new() } else { addr_in(addr, len) };
         let ap = if a.is_empty() { core::ptr::null() } else { a.as_ptr().cast() };
         crate::posix::fd::write_from(buf, n, |b, n| {
             // SAFETY: `b` is `n` bytes of a live object, checked readable;
@@ -328,11 +328,11 @@ wrapper! {
     /// addrinfo *hints, struct addrinfo **res)`: resolves (exited, it may
     /// wait on the network), then builds the list as GC objects.
     fn getaddrinfo(node: FlightPtr, service: FlightPtr, hints: FlightPtr, res: FlightPtr) -> i32 {
-        let node = (node.intval != 0).then(|| mem::c_string_nul(node));
-        let service = (service.intval != 0).then(|| mem::c_string_nul(service));
+        let node = (node.intval() != 0).then(|| mem::c_string_nul(node));
+        let service = (service.intval() != 0).then(|| mem::c_string_nul(service));
         // Only the four int fields of the hints are meaningful (POSIX:
         // the rest must be zero or null).
-        let hint = (hints.intval != 0).then(|| {
+        let hint = (hints.intval() != 0).then(|| {
             let raw = mem::read_bytes(hints, 16);
             // SAFETY: all-zero is a valid addrinfo.
             let mut h: libc::addrinfo = unsafe { core::mem::zeroed() };
@@ -373,8 +373,8 @@ wrapper! {
             // SAFETY: as above.
             let ai = unsafe { &*n };
             let obj = mem::alloc(ADDRINFO, 16, 0);
-            let _keep = gimso_gc::Root::new(obj.lower);
-            let _next = gimso_gc::Root::new(next.lower);
+            let _keep = gimso_gc::Root::new(obj.lower());
+            let _next = gimso_gc::Root::new(next.lower());
             let mut head = [0u8; 20];
             for (i, v) in [ai.ai_flags, ai.ai_family, ai.ai_socktype, ai.ai_protocol].iter().enumerate() {
                 head[4 * i..4 * i + 4].copy_from_slice(&v.to_ne_bytes());
@@ -406,7 +406,7 @@ wrapper! {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get_or_insert_with(HashMap::new)
-            .insert(next.lower, objects.into_iter().map(Held::new).collect());
+            .insert(next.lower(), objects.into_iter().map(Held::new).collect());
         mem::store_ptr(res, next);
         0
     }
@@ -416,15 +416,15 @@ wrapper! {
     /// `void freeaddrinfo(struct addrinfo *res)`: frees every object of a
     /// list `getaddrinfo` returned; anything else is an invalid free.
     fn freeaddrinfo(res: FlightPtr) -> () {
-        if res.intval == 0 {
+        if res.intval() == 0 {
             return;
         }
         let objects = LISTS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get_or_insert_with(HashMap::new)
-            .remove(&res.lower)
-            .filter(|_| res.intval == res.lower);
+            .remove(&res.lower())
+            .filter(|_| res.intval() == res.lower());
         match objects {
             Some(objects) => {
                 for o in objects {
@@ -455,8 +455,8 @@ wrapper! {
     /// requires (`EAI_OVERFLOW` otherwise).
     fn getnameinfo(sa: FlightPtr, salen: u32, host: FlightPtr, hostlen: u32, serv: FlightPtr, servlen: u32, flags: i32) -> i32 {
         let a = addr_in(sa, salen);
-        let mut h = vec![0u8; if host.intval == 0 { 0 } else { hostlen as usize }];
-        let mut s = vec![0u8; if serv.intval == 0 { 0 } else { servlen as usize }];
+        let mut h = vec![0u8; if host.intval() == 0 { 0 } else { hostlen as usize }];
+        let mut s = vec![0u8; if serv.intval() == 0 { 0 } else { servlen as usize }];
         if !h.is_empty() {
             mem::check_write(host, h.len());
         }

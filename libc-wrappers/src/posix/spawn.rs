@@ -249,20 +249,20 @@ fn spawn(
     envp: FlightPtr,
     search: bool,
 ) -> i32 {
-    if pid.intval != 0 {
+    if pid.intval() != 0 {
         mem::check_write(pid, 4);
     }
     let path = mem::c_string_nul(path);
-    let actions = match if fa.intval == 0 { 0 } else { handle(fa) } {
+    let actions = match if fa.intval() == 0 { 0 } else { handle(fa) } {
         0 => None,
         h => match ACTIONS.get(h) {
             Some(list) => Some(list),
             None => return libc::EINVAL,
         },
     };
-    let attr_image = (attr.intval != 0).then(|| Raw::<ATTR_T>::read(attr));
+    let attr_image = (attr.intval() != 0).then(|| Raw::<ATTR_T>::read(attr));
     let args = string_array(argv);
-    let env = (envp.intval != 0).then(|| string_array(envp));
+    let env = (envp.intval() != 0).then(|| string_array(envp));
     let argv_n = native_array(&args);
     let env_n = env.as_ref().map(|e| native_array(e));
     // SAFETY: all-zero is a valid structure to initialise.
@@ -342,7 +342,7 @@ fn spawn(
         // SAFETY: initialised above.
         unsafe { libc::posix_spawn_file_actions_destroy(&mut native_fa) };
     }
-    if r == 0 && pid.intval != 0 {
+    if r == 0 && pid.intval() != 0 {
         mem::write_int(pid, &child.to_ne_bytes());
     }
     r

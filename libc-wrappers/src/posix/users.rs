@@ -105,7 +105,7 @@ fn lookup<E: Entry, T>(
 /// The entry as a fresh `struct passwd` object.
 fn passwd_object(p: &Passwd) -> FlightPtr {
     let obj = mem::alloc(PASSWD, 16, 0);
-    let _keep = gimso_gc::Root::new(obj.lower);
+    let _keep = gimso_gc::Root::new(obj.lower());
     mem::write_int(obj.offset(PW_UID), &p.uid.to_ne_bytes());
     mem::write_int(obj.offset(PW_GID), &p.gid.to_ne_bytes());
     for (off, i) in PW_STRINGS {
@@ -229,7 +229,7 @@ fn lookup_group(
 
 fn group_object(g: &Group) -> FlightPtr {
     let obj = mem::alloc(GROUP, 16, 0);
-    let _keep = gimso_gc::Root::new(obj.lower);
+    let _keep = gimso_gc::Root::new(obj.lower());
     let name = mem::alloc_c_string(&g.name, false);
     mem::store_ptr(obj, name);
     let pass = mem::alloc_c_string(&g.passwd, false);

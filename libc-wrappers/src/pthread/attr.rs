@@ -31,7 +31,7 @@ pub struct Attrs {
 impl Attrs {
     /// Reads `attr` (NULL: the defaults), checking the fields it reads.
     pub fn read(attr: FlightPtr) -> Attrs {
-        if attr.intval == 0 {
+        if attr.intval() == 0 {
             return Attrs {
                 detached: false,
                 stack_size: DEFAULT_STACK,

@@ -48,7 +48,7 @@ fn wait(c: FlightPtr, m: FlightPtr, abstime: Option<FlightPtr>) -> i32 {
 wrapper! {
     /// `int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)`.
     fn pthread_cond_init(c: FlightPtr, attr: FlightPtr) -> i32 {
-        let clock = if attr.intval == 0 {
+        let clock = if attr.intval() == 0 {
             libc::CLOCK_REALTIME as u32
         } else {
             u32::from_ne_bytes(mem::read_int::<4>(attr))

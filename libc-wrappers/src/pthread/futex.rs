@@ -44,7 +44,7 @@ impl Region {
             },
         );
         Region {
-            base: p.intval,
+            base: p.intval(),
             size,
         }
     }

@@ -51,7 +51,7 @@ fn generation(k: u32) -> Option<u64> {
 
 fn create(out: FlightPtr, destructor: FlightPtr) -> i32 {
     mem::check_write(out, 4);
-    let destructor = (destructor.intval != 0).then(|| {
+    let destructor = (destructor.intval() != 0).then(|| {
         // A destructor that is no function is reported now, at the caller.
         Callee::check(destructor);
         Held::new(destructor)
@@ -142,7 +142,7 @@ fn take_for_destructor(i: usize) -> Option<(FlightPtr, FlightPtr)> {
             .filter(|val| val.generation == generation)?
             .value
             .get();
-        if value.intval == 0 {
+        if value.intval() == 0 {
             return None;
         }
         *slot = None;

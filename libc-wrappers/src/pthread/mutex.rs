@@ -187,7 +187,7 @@ impl Mutex {
 wrapper! {
     /// `int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)`.
     fn pthread_mutex_init(m: FlightPtr, attr: FlightPtr) -> i32 {
-        let kind = if attr.intval == 0 {
+        let kind = if attr.intval() == 0 {
             NORMAL
         } else {
             u32::from_ne_bytes(mem::read_int::<4>(attr)) & KIND_MASK

@@ -34,7 +34,7 @@ wrapper! {
         });
         if r != 0 {
             errno::set(e);
-            if e == libc::EINTR && rem.intval != 0 {
+            if e == libc::EINTR && rem.intval() != 0 {
                 write_timespec(rem, &left);
             }
         }
@@ -56,7 +56,7 @@ wrapper! {
         let r = gimso_gc::exited(|| unsafe {
             libc::clock_nanosleep(clock, flags, &ts, &mut left)
         });
-        if r == libc::EINTR && flags & libc::TIMER_ABSTIME == 0 && rem.intval != 0 {
+        if r == libc::EINTR && flags & libc::TIMER_ABSTIME == 0 && rem.intval() != 0 {
             write_timespec(rem, &left);
         }
         // SAFETY: this wrapper's frame holds plain values only.

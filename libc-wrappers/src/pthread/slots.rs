@@ -58,17 +58,15 @@ impl Held {
 
     /// Replaces the pointer held (same conditions as [`Held::new`]).
     pub fn set(&mut self, p: FlightPtr) {
-        gimso_shadow::barrier::store_barrier(p.lower);
-        self.cap.store(p.lower, Ordering::Release);
-        self.intval = p.intval;
+        gimso_shadow::barrier::store_barrier(p.lower());
+        self.cap.store(p.lower(), Ordering::Release);
+        self.intval = p.intval();
     }
 
     /// The pointer held.
     pub fn get(&self) -> FlightPtr {
-        FlightPtr {
-            intval: self.intval,
-            lower: self.cap.load(Ordering::Acquire),
-        }
+        // SAFETY: `cap` is written only by `set`, from a `FlightPtr`.
+        unsafe { FlightPtr::new(self.intval, self.cap.load(Ordering::Acquire)) }
     }
 }
 

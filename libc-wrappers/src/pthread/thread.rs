@@ -160,10 +160,7 @@ fn run(start: Start) {
     drop(start.routine);
     drop(start.arg);
     let r = Callee::check(routine).call(&[CcArg::Ptr(arg)], 8, "a thread start routine");
-    finish(FlightPtr {
-        intval: r.word as usize,
-        lower: r.cap,
-    });
+    finish(r.ptr());
     gimso_gc::detach();
 }
 
@@ -255,7 +252,7 @@ fn join(id: u64, out: FlightPtr) -> i32 {
     THREADS.lock().remove(&id);
     let value = held.as_ref().map_or(FlightPtr::NULL, Held::get);
     drop(held);
-    if out.intval != 0 {
+    if out.intval() != 0 {
         mem::store_ptr(out, value);
     }
     0

@@ -56,7 +56,7 @@ wrapper! {
 /// the reopened stream; if libc fails, the old stream is closed anyway
 /// (as C says) and the object is freed.
 fn reopen(path: FlightPtr, mode: FlightPtr, f: FlightPtr) -> FlightPtr {
-    let path = if path.intval == 0 {
+    let path = if path.intval() == 0 {
         None
     } else {
         Some(mem::c_string_nul(path))
@@ -123,7 +123,7 @@ wrapper! {
             // SAFETY: both strings are NUL-terminated copies.
             unsafe { libc::popen(command.as_ptr().cast(), mode.as_ptr().cast()) }
         }));
-        if p.lower != 0 {
+        if p.lower() != 0 {
             add_pipe(p);
         }
         p
@@ -280,7 +280,7 @@ wrapper! {
 /// `setvbuf` without handing libc the program's buffer (module docs).
 fn set_buffer(f: FlightPtr, buf: FlightPtr, mode: i32, size: usize) -> i32 {
     let f = stream(f);
-    if buf.intval != 0 || buf.lower != 0 {
+    if buf.intval() != 0 || buf.lower() != 0 {
         mem::check_write(buf, size);
     }
     // SAFETY: `f` is a libc stream; a NULL buffer lets libc allocate its
@@ -304,7 +304,7 @@ wrapper! {
     /// `void setbuf(FILE *f, char *buf)`: fully buffered with a
     /// `BUFSIZ`-byte buffer, or unbuffered for NULL.
     fn setbuf(f: FlightPtr, buf: FlightPtr) -> () {
-        if buf.intval == 0 && buf.lower == 0 {
+        if buf.intval() == 0 && buf.lower() == 0 {
             set_buffer(f, buf, libc::_IONBF, 0);
         } else {
             set_buffer(f, buf, libc::_IOFBF, libc::BUFSIZ as usize);
@@ -315,7 +315,7 @@ wrapper! {
 wrapper! {
     /// `void setbuffer(FILE *f, char *buf, size_t size)`.
     fn setbuffer(f: FlightPtr, buf: FlightPtr, size: usize) -> () {
-        if buf.intval == 0 && buf.lower == 0 {
+        if buf.intval() == 0 && buf.lower() == 0 {
             set_buffer(f, buf, libc::_IONBF, 0);
         } else {
             set_buffer(f, buf, libc::_IOFBF, size);

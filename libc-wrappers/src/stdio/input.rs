@@ -117,7 +117,7 @@ fn get_delim(lineptr: FlightPtr, n: FlightPtr, delim: i32, f: FlightPtr) -> i64 
     let f = stream(f);
     let buf = mem::load_ptr(lineptr);
     let size = u64::from_ne_bytes(mem::read_int::<8>(n)) as usize;
-    let has_buf = buf.intval != 0;
+    let has_buf = buf.intval() != 0;
     if has_buf {
         mem::check_write(buf, size);
     }

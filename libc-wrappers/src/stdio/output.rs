@@ -198,7 +198,7 @@ wrapper! {
 wrapper! {
     /// `int fflush(FILE *f)`: NULL flushes every stream.
     fn fflush | fflush_unlocked(f: FlightPtr) -> i32 {
-        let f = if f.intval == 0 && f.lower == 0 {
+        let f = if f.intval() == 0 && f.lower() == 0 {
             core::ptr::null_mut()
         } else {
             stream(f).as_ptr()
@@ -218,7 +218,7 @@ wrapper! {
     /// `void perror(const char *s)`: "s: message\n" on stderr.
     fn perror(s: FlightPtr) -> () {
         let mut line = Vec::new();
-        if s.intval != 0 {
+        if s.intval() != 0 {
             let prefix = mem::c_string(s);
             if !prefix.is_empty() {
                 line.extend_from_slice(&prefix);

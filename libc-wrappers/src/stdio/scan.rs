@@ -526,13 +526,7 @@ fn convert(
             };
             let dest = args.ptr();
             if conv == b'p' {
-                mem::store_ptr(
-                    dest,
-                    FlightPtr {
-                        intval: v as usize,
-                        lower: 0,
-                    },
-                );
+                mem::store_ptr(dest, FlightPtr::from_int(v as usize));
             } else {
                 mem::write_int(dest, &v.to_ne_bytes()[..spec.int_size()]);
             }

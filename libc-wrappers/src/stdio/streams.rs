@@ -98,19 +98,19 @@ fn libc_stream(word: u64) -> Stream {
 /// The libc stream behind the program's `FILE *` `p`, after checking it
 /// is a `FILE` object (null, freed and other objects are safety errors).
 pub fn stream(p: FlightPtr) -> Stream {
-    if p.lower == 0 {
+    if p.lower() == 0 {
         report::pointer_error(SafetyError::NullCapability, p, "use as FILE *");
     }
     // SAFETY: a non-zero lower is a runtime-issued capability.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     if obj.is_free() {
         report::pointer_error(SafetyError::UseAfterFree, p, "use as FILE *");
     }
-    if obj.kind() != Some(SpecialKind::File) || p.intval != p.lower {
+    if obj.kind() != Some(SpecialKind::File) || p.intval() != p.lower() {
         report::pointer_error(SafetyError::InvalidFile, p, "use as FILE *");
     }
     // SAFETY: FILE objects have a one-word runtime-private payload.
-    let word = unsafe { (p.lower as *const u64).read() };
+    let word = unsafe { (p.lower() as *const u64).read() };
     libc_stream(word)
 }
 
@@ -166,7 +166,7 @@ pub(super) fn new_file(f: *mut libc::FILE) -> FlightPtr {
     let obj = mem::with_local(|l| gimso_shadow::alloc_special(l, SpecialKind::File, 8, 0));
     // SAFETY: FILE objects have a one-word runtime-private payload.
     unsafe { (obj.lower() as *mut u64).write(f as usize as u64) };
-    FlightPtr::from_lower(obj.lower())
+    obj.flight_ptr()
 }
 
 /// The `FILE` object `p` (already checked by [`stream`]) now names the
@@ -183,14 +183,14 @@ pub(super) fn set_file(p: FlightPtr, f: *mut libc::FILE) {
     };
     // SAFETY: stream() checked that p.lower is a live FILE object, whose
     // one-word payload is runtime-private.
-    unsafe { (p.lower as *mut u64).write(word) };
+    unsafe { (p.lower() as *mut u64).write(word) };
 }
 
 /// Marks the `FILE` object `p` (checked by [`stream`]) freed: every later
 /// use is a use after free. Forgets whether it came from `popen`.
 pub(super) fn free_file(p: FlightPtr) {
     // SAFETY: stream() checked that p.lower is a live FILE object.
-    let obj = unsafe { ObjRef::from_lower(p.lower) };
+    let obj = unsafe { ObjRef::from_lower(p.lower()) };
     obj.header()
         .aux
         .fetch_or(gimso_abi::FLAG_FREE, core::sync::atomic::Ordering::AcqRel);
@@ -205,7 +205,7 @@ pub(super) fn add_pipe(p: FlightPtr) {
     PIPES
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .push(p.lower);
+        .push(p.lower());
 }
 
 /// Whether the `FILE` object `p` came from `popen`.
@@ -213,12 +213,12 @@ pub(super) fn is_pipe(p: FlightPtr) -> bool {
     PIPES
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .contains(&p.lower)
+        .contains(&p.lower())
 }
 
 fn forget_pipe(p: FlightPtr) {
     PIPES
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .retain(|&l| l != p.lower);
+        .retain(|&l| l != p.lower());
 }

@@ -43,10 +43,9 @@ impl Out {
     }
     pub fn ptr(&self) -> FlightPtr {
         assert_eq!(self.result.ret_bytes, 8);
-        FlightPtr {
-            intval: self.word as usize,
-            lower: self.cap,
-        }
+        // SAFETY: read from the CC buffer's capability word, which holds a
+        // capability or 0.
+        unsafe { FlightPtr::new(self.word as usize, self.cap) }
     }
     pub fn f64(&self) -> f64 {
         assert_eq!(self.result.ret_bytes, 8);
@@ -74,7 +73,7 @@ pub fn place_args(args: &[A]) -> u64 {
         let w = (off / 8) as usize;
         let words: Vec<(u64, usize)> = match *a {
             A::I(v) => vec![(v as u64, 0)],
-            A::P(p) => vec![(p.intval as u64, p.lower)],
+            A::P(p) => vec![(p.intval() as u64, p.lower())],
             A::D(d) => vec![(d.to_bits(), 0)],
             A::LD([lo, hi]) => vec![(lo, 0), (hi, 0)],
             A::Raw(v, c) => vec![(v, c)],
@@ -122,7 +121,7 @@ pub fn buf(n: usize) -> FlightPtr {
 pub fn read_cstr(p: FlightPtr) -> String {
     // SAFETY: tests only pass pointers to strings they built.
     unsafe {
-        core::ffi::CStr::from_ptr(p.intval as *const core::ffi::c_char)
+        core::ffi::CStr::from_ptr(p.intval() as *const core::ffi::c_char)
             .to_string_lossy()
             .into_owned()
     }
@@ -131,13 +130,13 @@ pub fn read_cstr(p: FlightPtr) -> String {
 /// The bytes at `p` (unchecked test read).
 pub fn read(p: FlightPtr, n: usize) -> Vec<u8> {
     // SAFETY: tests only read objects they built, within bounds.
-    unsafe { core::slice::from_raw_parts(p.intval as *const u8, n).to_vec() }
+    unsafe { core::slice::from_raw_parts(p.intval() as *const u8, n).to_vec() }
 }
 
 /// Writes `data` at `p` (unchecked test write).
 pub fn write(p: FlightPtr, data: &[u8]) {
     // SAFETY: tests only write objects they built, within bounds.
-    unsafe { core::ptr::copy_nonoverlapping(data.as_ptr(), p.intval as *mut u8, data.len()) }
+    unsafe { core::ptr::copy_nonoverlapping(data.as_ptr(), p.intval() as *mut u8, data.len()) }
 }
 
 /// Flushes libc's streams (output printed by wrappers).
