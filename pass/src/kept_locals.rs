@@ -347,7 +347,7 @@ impl Captures {
 ///
 /// # Safety
 /// `call` is a live call.
-unsafe fn marker(call: LLVMValueRef) -> bool {
+pub(crate) unsafe fn marker(call: LLVMValueRef) -> bool {
     // SAFETY: as the caller promises.
     unsafe {
         let callee = LLVMGetCalledValue(call);

@@ -31,6 +31,7 @@ use inkwell::llvm_sys::target::{
 use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode};
 
 use crate::ir::users;
+use crate::kept_locals::marker;
 
 /// How deep one walk follows address arithmetic and local variables.
 const MAX_DEPTH: u32 = 32;
@@ -369,22 +370,6 @@ unsafe fn never_inlined(f: LLVMValueRef) -> bool {
             let kind = LLVMGetEnumAttributeKindForName(a.as_ptr().cast(), a.len());
             !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind).is_null()
         })
-    }
-}
-
-/// Whether `call` is a lifetime or debug marker.
-///
-/// # Safety
-/// `call` is a live call.
-unsafe fn marker(call: LLVMValueRef) -> bool {
-    // SAFETY: as the caller promises.
-    unsafe {
-        let callee = LLVMGetCalledValue(call);
-        if LLVMIsAFunction(callee).is_null() {
-            return false;
-        }
-        let name = crate::location::value_name(callee);
-        name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")
     }
 }
 
