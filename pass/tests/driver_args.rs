@@ -62,6 +62,24 @@ fn modes_and_levels() {
     assert_eq!(parse(&args("-S a.c")).unwrap().mode, Mode::Assemble);
     assert_eq!(parse(&args("-E a.c")).unwrap().mode, Mode::Preprocess);
     assert_eq!(parse(&args("--version")).unwrap().mode, Mode::Version);
+    // Build systems' probes: answered by clang, with no input files.
+    for probe in [
+        "-dumpversion",
+        "-dumpmachine",
+        "-print-search-dirs",
+        "-print-file-name=libc.so",
+    ] {
+        assert_eq!(
+            parse(&args(probe)).unwrap().mode,
+            Mode::Query(vec![probe.to_owned()]),
+            "{probe}"
+        );
+    }
+    assert_eq!(
+        parse(&args("-Wl,--version")).unwrap().mode,
+        Mode::Query(vec!["-Wl,--version".to_owned()])
+    );
+    assert!(parse(&args("-Wl,--as-needed")).is_err(), "no input files");
     assert_eq!(parse(&args("a.c")).unwrap().opt_level, "0");
     assert_eq!(parse(&args("-O a.c")).unwrap().opt_level, "1");
     assert_eq!(parse(&args("-Os a.c")).unwrap().opt_level, "s");

@@ -73,6 +73,15 @@ fn version_names_crate_abi_and_clang() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     assert_eq!(format!("{}\n", version_line()), expected);
 
+    // Makefiles and configure scripts read these: clang's answers.
+    let out = gimso_cc(&dir, &["-dumpversion"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = String::from_utf8_lossy(&out.stdout);
+    assert!(v.starts_with("16."), "{v}");
+    let out = gimso_cc(&dir, &["-dumpmachine"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("linux"));
+
     // `cc -v` alone (configure scripts) shows both versions.
     let out = gimso_cc(&dir, &["-v"]);
     assert!(out.status.success(), "{}", stderr(&out));

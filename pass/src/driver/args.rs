@@ -23,6 +23,18 @@ pub enum Mode {
     Preprocess,
     /// `--version`.
     Version,
+    /// A question build systems ask the compiler and nothing else
+    /// (`-dumpversion`, `-dumpmachine`, `-print-…`, `-Wl,--version` alone):
+    /// clang's answer, as the flags given.
+    Query(Vec<String>),
+}
+
+/// Whether `arg` only asks the compiler a question (autoconf's and CMake's
+/// probes, Makefiles reading `$(CC) -dumpversion`).
+fn is_query(arg: &str) -> bool {
+    matches!(arg, "-dumpversion" | "-dumpfullversion" | "-dumpmachine")
+        || arg.starts_with("-print-")
+        || arg.starts_with("--print-")
 }
 
 /// One input on the command line, in order.
@@ -179,6 +191,10 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
             "-S" => inv.mode = Mode::Assemble,
             "-E" => inv.mode = Mode::Preprocess,
             "--version" => inv.mode = Mode::Version,
+            a if is_query(a) => match &mut inv.mode {
+                Mode::Query(q) => q.push(a.to_owned()),
+                _ => inv.mode = Mode::Query(vec![a.to_owned()]),
+            },
             "-v" => inv.verbose = true,
             "-fgimso-direct-calls" => inv.direct_calls = true,
             "-fno-gimso-direct-calls" => inv.direct_calls = false,
@@ -227,10 +243,24 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
             other => return Err(ArgError(format!("unsupported option '{other}'"))),
         }
     }
+    if matches!(inv.mode, Mode::Query(_)) {
+        return Ok(inv);
+    }
     if inv.mode != Mode::Version && inv.inputs.is_empty() {
         // `cc -v` alone prints the version (configure scripts probe it).
         if inv.verbose {
             inv.mode = Mode::Version;
+            return Ok(inv);
+        }
+        // `cc -Wl,--version` alone: the linker's version (CMake and
+        // libtool ask which linker is underneath).
+        let linker_version = ["-Wl,--version", "-Wl,-v", "-Wl,-V"];
+        if inv
+            .link_flags
+            .iter()
+            .any(|f| linker_version.contains(&f.as_str()))
+        {
+            inv.mode = Mode::Query(inv.link_flags.clone());
             return Ok(inv);
         }
         return Err(ArgError("no input files".to_owned()));

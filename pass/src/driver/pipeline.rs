@@ -71,7 +71,7 @@ enum Product {
 impl Driver<'_> {
     fn run(&self) -> Result<(), DriverError> {
         let inv = self.inv;
-        match inv.mode {
+        match &inv.mode {
             Mode::Version => {
                 let line = version_line();
                 if inv.cxx {
@@ -87,11 +87,36 @@ impl Driver<'_> {
                 }
                 Ok(())
             }
+            Mode::Query(flags) => {
+                let mut cmd = self.clang();
+                cmd.args(flags);
+                // The linker a link would use answers `-Wl,--version`.
+                self.choose_linker(&mut cmd);
+                self.status(cmd)
+            }
             Mode::Preprocess => self.preprocess(),
             _ if has_flag(&inv.compile_flags, &["-M", "-MM"]) => self.preprocess(),
             Mode::Compile | Mode::Assemble => self.compile_only(),
             Mode::Link => self.compile_and_link(),
         }
+    }
+
+    /// The user's `-fuse-ld=`/`--ld-path=`, or else the fastest linker
+    /// installed ([`fast_linker`]).
+    fn choose_linker(&self, cmd: &mut Command) {
+        let inv = self.inv;
+        let chosen = |f: &&String| f.starts_with("-fuse-ld=") || f.starts_with("--ld-path=");
+        if !inv
+            .compile_flags
+            .iter()
+            .chain(&inv.link_flags)
+            .any(|f| chosen(&f))
+        {
+            if let Some(ld) = fast_linker() {
+                cmd.arg(format!("--ld-path={}", ld.display()));
+            }
+        }
+        cmd.args(inv.compile_flags.iter().filter(chosen));
     }
 
     fn clang(&self) -> Command {
@@ -235,22 +260,7 @@ impl Driver<'_> {
         }
         let mut cmd = self.clang();
         cmd.args(&inv.link_flags);
-        let user_linker: Vec<&String> = inv
-            .compile_flags
-            .iter()
-            .chain(&inv.link_flags)
-            .filter(|f| f.starts_with("-fuse-ld=") || f.starts_with("--ld-path="))
-            .collect();
-        if user_linker.is_empty() {
-            if let Some(ld) = fast_linker() {
-                cmd.arg(format!("--ld-path={}", ld.display()));
-            }
-        }
-        cmd.args(
-            inv.compile_flags
-                .iter()
-                .filter(|f| f.starts_with("-fuse-ld=") || f.starts_with("--ld-path=")),
-        );
+        self.choose_linker(&mut cmd);
         cmd.args(&link_inputs)
             .arg(&runtime)
             .args(RUNTIME_DEPS)
