@@ -9,8 +9,12 @@
 //! lock is held. So a handler may do anything compiled code may do.
 //!
 //! Handlers for the signals that report memory and arithmetic faults
-//! (`SIGSEGV`, `SIGBUS`, `SIGFPE`, `SIGILL`, `SIGTRAP`, `SIGSYS`) are refused:
-//! under gimso a bad access is a safety report, never a signal to handle.
+//! (`SIGSEGV`, `SIGBUS`, `SIGFPE`, `SIGILL`, `SIGTRAP`, `SIGSYS`) are
+//! accepted quietly and recorded (`sigaction` gives them back) but never
+//! installed: under gimso a bad access is a safety report, never a signal
+//! to handle, and the runtime's own `SIGSEGV` handler (null capabilities
+//! found by a fault) stays in place. Programs install such handlers to
+//! print a last message before dying (bzip2); they simply never run.
 
 use core::ffi::c_int;
 use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
@@ -196,24 +200,13 @@ fn set_native(
     }
 }
 
-/// Whether the runtime refuses handlers for `sig`.
-fn refused(sig: c_int) -> bool {
+/// Whether `sig` reports a memory or arithmetic fault: its handlers are
+/// recorded, never installed.
+fn fault_signal(sig: c_int) -> bool {
     matches!(
         sig,
         libc::SIGSEGV | libc::SIGBUS | libc::SIGFPE | libc::SIGILL | libc::SIGTRAP | libc::SIGSYS
     )
-}
-
-fn signal_name(sig: c_int) -> String {
-    // SAFETY: strsignal returns a static or thread-local string.
-    let s = unsafe { libc::strsignal(sig) };
-    if s.is_null() {
-        return format!("signal {sig}");
-    }
-    // SAFETY: a NUL-terminated string from libc.
-    unsafe { core::ffi::CStr::from_ptr(s) }
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// Installs `handler` for `sig`; returns the previous one, or `Err(errno)`.
@@ -227,14 +220,6 @@ fn install(
         return Err(libc::EINVAL);
     }
     let compiled = handler.lower() != 0;
-    if compiled && refused(sig) {
-        crate::report::warning(&format!(
-            "a handler for {} ({sig}) is refused: under gimso a memory or arithmetic fault \
-             is a safety report, not a signal",
-            signal_name(sig)
-        ));
-        return Err(libc::EINVAL);
-    }
     if !compiled && handler.intval() > 1 {
         // Neither SIG_DFL, SIG_IGN nor a function.
         return Err(libc::EINVAL);
@@ -253,6 +238,10 @@ fn install(
         mask,
     });
     drop(table);
+    if fault_signal(sig) {
+        // Recorded only: the fault signals stay the runtime's.
+        return Ok(old);
+    }
     let native = if compiled {
         on_signal as extern "C" fn(c_int) as libc::sighandler_t
     } else {
