@@ -202,7 +202,7 @@ fn set_native(
 
 /// Whether `sig` reports a memory or arithmetic fault: its handlers are
 /// recorded, never installed.
-fn fault_signal(sig: c_int) -> bool {
+pub(crate) fn fault_signal(sig: c_int) -> bool {
     matches!(
         sig,
         libc::SIGSEGV | libc::SIGBUS | libc::SIGFPE | libc::SIGILL | libc::SIGTRAP | libc::SIGSYS

@@ -34,6 +34,7 @@ pub mod credentials;
 pub mod dir;
 pub mod epoll;
 pub mod eventfds;
+pub mod extras;
 pub mod fd;
 pub mod fs;
 pub mod mman;

@@ -223,6 +223,7 @@ pub(crate) fn fork_process() -> i32 {
         report::warning("fork refused: the program has more than one thread");
         return fail(libc::EAGAIN);
     }
+    super::extras::run_at_fork(0);
     let (r, e) = gimso_gc::exited(|| {
         gimso_gc::fork_with(|| {
             if !alone() {
@@ -242,6 +243,7 @@ pub(crate) fn fork_process() -> i32 {
     if r == -1 {
         errno::set(e);
     }
+    super::extras::run_at_fork(if r == 0 { 2 } else { 1 });
     r
 }
 
