@@ -26,6 +26,7 @@ mod asm_safety;
 pub mod atomic_ptr;
 pub mod backend;
 mod byval;
+pub mod compile;
 pub mod driver;
 pub mod escape;
 pub mod failure_paths;

@@ -8,9 +8,8 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 
 use super::{diagnostics::*, errors::*, panics::*};
-use crate::prepare::prepare;
-use crate::reject::{Diagnostic, check_module};
-use crate::translate::{TranslateOptions, translate_module_with};
+use crate::compile::{CompileError, CompileOptions, CompileStats, Stage, compile_module};
+use crate::translate::TranslateOptions;
 use crate::{LoadError, load_module};
 
 /// What the in-process step writes.
@@ -86,92 +85,52 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
             opts.source.display()
         )),
     })?;
-
-    if let Err(message) = crate::personality::apply(&module) {
-        let d = Diagnostic {
-            location: crate::location::Location::module(),
-            construct: "GIMSO_PERSONALITY".into(),
-            message,
+    let options = CompileOptions {
+        opt_level: opts.opt_level.to_owned(),
+        translate: TranslateOptions {
+            direct_calls: opts.direct_calls,
+            exposed_provenance: opts.exposed_provenance,
+            implicit_null_checks: opts.implicit_null_checks && opts.output == IrOutput::Object,
+        },
+        verify_each: std::env::var_os("GIMSO_VERIFY_EACH").is_some_and(|v| v != "0"),
+    };
+    let verbose = |stage: Stage, stats: &CompileStats| {
+        if !opts.verbose {
+            return;
+        }
+        let what = match stage {
+            Stage::Optimise => format!("optimised (-O{})", opts.opt_level),
+            Stage::Prepare => format!("prepared ({:?})", stats.prepared),
+            Stage::Translate => format!("translated ({:?})", stats.translated),
+            other => format!("{} done", other.name()),
         };
-        eprintln!("{}", render_diagnostic(&d, opts.source, opts.cwd));
-        let err = DriverError::Diagnostics { count: 1 };
-        eprintln!("{err}");
-        return Err(err);
-    }
-    crate::optimize::front_half(&module, opts.opt_level).map_err(|e| {
-        DriverError::Internal(format!(
-            "the optimiser failed on {}: {e}",
-            opts.source.display()
-        ))
-    })?;
-    if let Err(e) = module.verify() {
-        return Err(DriverError::Internal(format!(
-            "{} fails LLVM verification after the optimiser: {}",
-            opts.source.display(),
-            e.to_string()
-                .lines()
-                .take(12)
-                .collect::<Vec<_>>()
-                .join("\n")
-        )));
-    }
-    if opts.verbose {
-        eprintln!(
-            "gimso-cc: pass: {}: optimised (-O{})",
-            input.display(),
-            opts.opt_level
-        );
-    }
-
-    let report = |diags: &[Diagnostic]| {
-        for d in diags {
-            eprintln!("{}", render_diagnostic(d, opts.source, opts.cwd));
+        eprintln!("gimso-cc: pass: {}: {what}", input.display());
+    };
+    match compile_module(&module, &options, verbose) {
+        Ok(_) => {}
+        Err(CompileError::Diagnostics(diags)) => {
+            for d in &diags {
+                eprintln!("{}", render_diagnostic(d, opts.source, opts.cwd));
+            }
+            let err = DriverError::Diagnostics { count: diags.len() };
+            eprintln!("{err}");
+            return Err(err);
         }
-        let err = DriverError::Diagnostics { count: diags.len() };
-        eprintln!("{err}");
-        err
-    };
-
-    let rejected = check_module(&module);
-    if !rejected.is_empty() {
-        return Err(report(&rejected));
-    }
-    let prepared = prepare(&module);
-    if opts.verbose {
-        eprintln!(
-            "gimso-cc: pass: {}: prepared ({prepared:?})",
-            input.display()
-        );
-    }
-    let options = TranslateOptions {
-        direct_calls: opts.direct_calls,
-        exposed_provenance: opts.exposed_provenance,
-        implicit_null_checks: opts.implicit_null_checks && opts.output == IrOutput::Object,
-    };
-    let stats = match translate_module_with(&module, &options) {
-        Ok(stats) => stats,
-        Err(diags) if diags.is_empty() => {
-            return Err(DriverError::Internal(format!(
-                "the translation of {} failed without a diagnostic",
-                opts.source.display()
-            )));
+        Err(CompileError::Internal { stage, message }) => {
+            let source = opts.source.display();
+            return Err(DriverError::Internal(match stage {
+                Stage::Verify => format!("the translation of {source} {message}"),
+                _ => format!("{source}, at {}: {message}", stage.name()),
+            }));
         }
-        Err(diags) => return Err(report(&diags)),
-    };
-    if opts.verbose {
-        eprintln!(
-            "gimso-cc: pass: {}: translated ({stats:?})",
-            input.display()
-        );
     }
-    verify_translated(&module, opts.source)?;
     if opts.strip_debug {
         module.strip_debug_info();
     }
     write_module(&module, output, opts.output, opts.opt_level)?;
     if opts.verbose {
         eprintln!(
-            "gimso-cc: pass: {}: verified, wrote {}",
+            "gimso-cc: pass: {}: wrote {}",
             input.display(),
             output.display()
         );
@@ -183,29 +142,9 @@ fn run_pass_inner(input: &Path, output: &Path, opts: &PassOptions<'_>) -> Result
 /// compiler error that names the first function the verifier rejects (or
 /// the module when the problem is outside functions), with LLVM's message.
 pub fn verify_translated(module: &Module<'_>, source: &Path) -> Result<(), DriverError> {
-    let Err(message) = module.verify() else {
-        return Ok(());
-    };
-    let bad: Vec<String> = module
-        .get_functions()
-        .filter(|f| f.count_basic_blocks() > 0 && !f.verify(false))
-        .map(|f| f.get_name().to_string_lossy().into_owned())
-        .collect();
-    let whom = match bad.as_slice() {
-        [] => "at module level".to_owned(),
-        [one] => format!("in function `{one}`"),
-        [first, rest @ ..] => format!("in function `{first}` (and {} more)", rest.len()),
-    };
-    let message = message.to_string();
-    let mut lines: Vec<&str> = message.lines().take(12).collect();
-    if message.lines().count() > lines.len() {
-        lines.push("…");
-    }
-    Err(DriverError::Internal(format!(
-        "the translation of {} fails LLVM verification {whom}:\n{}",
-        source.display(),
-        lines.join("\n")
-    )))
+    crate::compile::verify(module).map_err(|message| {
+        DriverError::Internal(format!("the translation of {} {message}", source.display()))
+    })
 }
 
 /// Writes bitcode or text through `std::fs` (inkwell's path-taking writers

@@ -377,11 +377,12 @@ impl Driver<'_> {
             _ => (tmp.path().join(format!("{base}.out.bc")), IrOutput::Bitcode),
         };
         if inv.verbose {
+            let stages: Vec<&str> = crate::compile::STAGES.iter().map(|s| s.name()).collect();
             eprintln!(
-                "gimso-cc: pass: load {} → optimise (-O{}) → check → prepare → translate → \
-                 verify → write {}",
-                front_bc.display(),
+                "gimso-cc: pass (-O{}): load {} → {} → write {}",
                 inv.opt_level,
+                front_bc.display(),
+                stages.join(" → "),
                 pass_out.display()
             );
         }
