@@ -1,6 +1,7 @@
 //! The check before every access through a pointer: bounds, alignment,
 //! liveness and write permission, merged with the checks that dominate it.
 
+use super::checked::Need;
 use super::*;
 use crate::translate::consts::StaticBounds;
 
@@ -17,6 +18,52 @@ struct CheckPlan {
     fixed: Option<StaticBounds>,
     /// The object's size, when a constant (a global, a stack object).
     size_known: Option<u64>,
+}
+
+/// What is known of an access's capability and span besides the checks
+/// that passed ([`refine`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Known {
+    /// Below the span, a check through the same root passed (so the
+    /// capability is not null either).
+    lower_checked: bool,
+    /// The span starts at a non-negative distance from `lower` itself
+    /// (which says nothing about null).
+    from_lower: bool,
+    /// The capability is a global's payload: a constant the link defines.
+    global: bool,
+    /// A global defined here, with its read-only flag: its bounds are
+    /// constants.
+    fixed_readonly: Option<bool>,
+    /// A stack object of this frame: never null, never read-only.
+    stack: bool,
+}
+
+/// `need` less what `known` implies, for a span starting `span_lo` bytes
+/// from the access's root. Pure: the planning decisions, testable without
+/// LLVM.
+fn refine(mut need: Need, span_lo: i64, known: Known) -> Need {
+    // An address at or above a point already known to be at or above
+    // `lower` (a non-negative index from a checked root) needs no lower
+    // compare.
+    if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span_lo >= 0 {
+        if known.lower_checked || known.from_lower {
+            need.bounds = need.bounds.without_lower();
+        }
+        need.nonnull |= known.lower_checked;
+    }
+    if known.global {
+        need.nonnull = true;
+    }
+    if let Some(readonly) = known.fixed_readonly {
+        need.nonnull = true;
+        need.readonly &= readonly;
+    }
+    if known.stack {
+        need.nonnull = true;
+        need.readonly = false;
+    }
+    need
 }
 
 /// The values the bounds compare of one check is built from.
@@ -85,49 +132,27 @@ impl FnTx<'_, '_, '_> {
                 nonnull: false,
             },
         };
-        // An address at or above a point already known to be at or above
-        // `lower` (a non-negative index from a checked root) needs no lower
-        // compare.
-        if matches!(need.bounds, Bounds::Both | Bounds::Lower) && span.0 >= 0 {
-            if let Some(cap) = p.cap {
-                let var = self.var_gep.get(&root).copied();
-                // Below it, a check through the same root passed (so the
-                // capability is not null either) ...
-                let checked_below =
-                    var.is_some_and(|(vroot, min)| self.checked.lower_known(cap, vroot, min));
-                // ... or it lies at a non-negative distance from the
-                // capability's own value, `lower` itself (a global indexed
-                // from its start, `table[i & 255]`), which says nothing
-                // about null.
-                let from_lower = match var {
-                    Some((vroot, min)) => vroot == cap && min >= 0,
-                    None => root == cap || self.m.const_at_or_above(root, cap),
-                };
-                if checked_below || from_lower {
-                    need.bounds = need.bounds.without_lower();
-                }
-                need.nonnull |= checked_below;
-            }
+        let mut known = Known::default();
+        if let Some(cap) = p.cap {
+            let var = self.var_gep.get(&root).copied();
+            // Below the span, a check through the same root passed ...
+            known.lower_checked =
+                var.is_some_and(|(vroot, min)| self.checked.lower_known(cap, vroot, min));
+            // ... or the span lies at a non-negative distance from the
+            // capability's own value, `lower` itself (a global indexed
+            // from its start, `table[i & 255]`).
+            known.from_lower = match var {
+                Some((vroot, min)) => vroot == cap && min >= 0,
+                None => root == cap || self.m.const_at_or_above(root, cap),
+            };
+            known.global = self.m.global_payload(cap);
         }
-        // A global's payload address is a constant the link defines.
-        if p.cap.is_some_and(|c| self.m.global_payload(c)) {
-            need.nonnull = true;
-        }
-        // A global defined here: its bounds and read-only flag are constants.
         let fixed = p.cap.and_then(|c| self.m.static_upper(c));
-        if let Some(f) = fixed {
-            need.nonnull = true;
-            need.readonly &= f.readonly;
-        }
+        known.fixed_readonly = fixed.map(|f| f.readonly);
         let stack_size = p.cap.and_then(|c| self.sized_caps.get(&c).copied());
-        if stack_size.is_some() {
-            // A stack object of this frame: never read-only.
-            need.readonly = false;
-        }
+        known.stack = stack_size.is_some();
+        need = refine(need, span.0, known);
         let size_known = fixed.map(|f| f.size).or(stack_size);
-        if size_known.is_some() {
-            need.nonnull = true;
-        }
         if need.nothing() {
             self.m.stats.merged_checks += 1;
             return None;
@@ -365,5 +390,70 @@ impl FnTx<'_, '_, '_> {
 
     pub(super) fn trusted_ptr(&self, p: Tx) -> bool {
         self.trusted_ints.contains(&p.int)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bounds, Known, Need, refine};
+
+    fn full(write: bool) -> Need {
+        Need {
+            bounds: Bounds::Both,
+            align: false,
+            readonly: write,
+            nonnull: false,
+        }
+    }
+
+    #[test]
+    fn a_checked_lower_end_drops_the_lower_compare_and_the_null_test() {
+        let k = Known {
+            lower_checked: true,
+            ..Known::default()
+        };
+        let n = refine(full(false), 8, k);
+        assert_eq!(n.bounds, Bounds::Upper);
+        assert!(n.nonnull);
+        // Below the known point nothing is implied.
+        assert_eq!(refine(full(false), -8, k), full(false));
+    }
+
+    #[test]
+    fn an_offset_from_lower_itself_says_nothing_about_null() {
+        let k = Known {
+            from_lower: true,
+            ..Known::default()
+        };
+        let n = refine(full(false), 0, k);
+        assert_eq!(n.bounds, Bounds::Upper);
+        assert!(!n.nonnull);
+    }
+
+    #[test]
+    fn globals_and_stack_objects() {
+        let writable_global = Known {
+            fixed_readonly: Some(false),
+            ..Known::default()
+        };
+        let n = refine(full(true), 0, writable_global);
+        assert!(n.nonnull && !n.readonly && n.bounds == Bounds::Both);
+        let constant = Known {
+            fixed_readonly: Some(true),
+            ..Known::default()
+        };
+        assert!(refine(full(true), 0, constant).readonly);
+        let stack = Known {
+            stack: true,
+            ..Known::default()
+        };
+        let n = refine(full(true), 0, stack);
+        assert!(n.nonnull && !n.readonly);
+        let global = Known {
+            global: true,
+            ..Known::default()
+        };
+        assert!(refine(full(false), 0, global).nonnull);
+        assert_eq!(refine(full(false), 0, Known::default()), full(false));
     }
 }
