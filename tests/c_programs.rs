@@ -1,5 +1,5 @@
 //! C and C++ programs with expected outcomes (docs/testing.md): every
-//! `tests/c/*.c` is compiled with `gimso-cc`, every `tests/cxx/*.cpp` with
+//! `tests/c/**/*.c` is compiled with `gimso-cc`, every `tests/cxx/*.cpp` with
 //! `gimso-c++`, at `-O0` and `-O2` (both with `-g`), run, and checked
 //! against the header comment at the top of the file:
 //!
@@ -90,15 +90,25 @@ fn c_dir() -> PathBuf {
     support::root().join("tests/c")
 }
 
-/// Every `tests/c/*.c`, then every `tests/cxx/*.cpp`, each sorted by name.
+/// Every `tests/c/*.c` and `tests/c/<group>/*.c`, then every
+/// `tests/cxx/*.cpp`, each sorted by path.
 fn program_paths() -> Vec<PathBuf> {
     let mut all = Vec::new();
     for (dir, ext) in [(c_dir(), "c"), (support::root().join("tests/cxx"), "cpp")] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-            .map(|e| e.expect("dir entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == ext))
-            .collect();
+        let mut paths = Vec::new();
+        let mut dirs = vec![dir];
+        while let Some(dir) = dirs.pop() {
+            for entry in
+                std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+            {
+                let p = entry.expect("dir entry").path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|e| e == ext) {
+                    paths.push(p);
+                }
+            }
+        }
         paths.sort();
         all.extend(paths);
     }

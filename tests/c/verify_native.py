@@ -154,7 +154,12 @@ def main():
     args = [a for a in args if a != "--fix-lines"]
     files = [os.path.join(HERE, a) if not os.path.isabs(a) else a for a in args]
     if not files:
-        files = sorted(os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".c"))
+        files = sorted(
+            os.path.join(d, f)
+            for d, _, names in os.walk(HERE)
+            for f in names
+            if f.endswith(".c")
+        )
     if fix:
         for f in files:
             fix_lines(f)

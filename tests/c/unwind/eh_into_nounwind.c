@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unwind.h>
 
-#include "../../include/gimso.h"
+#include "../../../include/gimso.h"
 
 static struct _Unwind_Exception exc;
 

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unwind.h>
 
-#include "../../include/gimso.h"
+#include "../../../include/gimso.h"
 
 #define MY_CLASS 0x474d534f4d494e45ULL    /* "GMSOMINE" */
 #define OTHER_CLASS 0x474d534f4f544852ULL /* "GMSOOTHR" */
