@@ -377,10 +377,15 @@ impl Driver<'_> {
             _ => (tmp.path().join(format!("{base}.out.bc")), IrOutput::Bitcode),
         };
         if inv.verbose {
-            let stages: Vec<&str> = crate::compile::STAGES.iter().map(|s| s.name()).collect();
+            let stages: Vec<String> = crate::compile::STAGES
+                .iter()
+                .map(|&s| match s {
+                    crate::compile::Stage::Optimise => format!("optimise (-O{})", inv.opt_level),
+                    other => other.name().to_owned(),
+                })
+                .collect();
             eprintln!(
-                "gimso-cc: pass (-O{}): load {} → {} → write {}",
-                inv.opt_level,
+                "gimso-cc: pass: load {} → {} → write {}",
                 front_bc.display(),
                 stages.join(" → "),
                 pass_out.display()
