@@ -113,3 +113,24 @@ fn float_var(name: &str) -> Option<f64> {
             .unwrap_or_else(|_| bad(name, &v, "a number such as 1.5")),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_with_binary_units() {
+        assert_eq!(parse_size("4096"), Some(4096));
+        assert_eq!(parse_size(" 64K "), Some(64 << 10));
+        assert_eq!(parse_size("16m"), Some(16 << 20));
+        assert_eq!(parse_size("2G"), Some(2 << 30));
+        assert_eq!(parse_size("0"), Some(0));
+    }
+
+    #[test]
+    fn bad_sizes_are_refused() {
+        for bad in ["", "K", "1.5M", "-1", "12T", "1 2", "99999999999999999999G"] {
+            assert_eq!(parse_size(bad), None, "{bad:?}");
+        }
+    }
+}
