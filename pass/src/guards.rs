@@ -199,7 +199,8 @@ fn accesses(f: LLVMValueRef) -> Option<Vec<(LLVMValueRef, Access)>> {
     Some(out)
 }
 
-fn const_int(v: LLVMValueRef) -> Option<i128> {
+/// The value of `v` when it is a constant integer (sign-extended).
+pub(crate) fn const_int(v: LLVMValueRef) -> Option<i128> {
     // SAFETY: `v` is a live value; only read when it is a ConstantInt.
     unsafe {
         if LLVMIsAConstantInt(v).is_null() {

@@ -30,6 +30,7 @@ use inkwell::llvm_sys::target::{
 };
 use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode};
 
+use crate::guards::const_int;
 use crate::ir::users;
 use crate::kept_locals::marker;
 
@@ -370,16 +371,6 @@ unsafe fn never_inlined(f: LLVMValueRef) -> bool {
             let kind = LLVMGetEnumAttributeKindForName(a.as_ptr().cast(), a.len());
             !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind).is_null()
         })
-    }
-}
-
-fn const_int(v: LLVMValueRef) -> Option<i128> {
-    // SAFETY: `v` is a live value; only read when it is a ConstantInt.
-    unsafe {
-        if LLVMIsAConstantInt(v).is_null() {
-            return None;
-        }
-        Some(i128::from(LLVMConstIntGetSExtValue(v)))
     }
 }
 
