@@ -38,6 +38,7 @@ pub mod inttoptr;
 mod ir;
 pub mod kept_locals;
 pub mod libc_names;
+pub mod llvm;
 pub mod location;
 pub mod module;
 pub mod optimize;

@@ -1,0 +1,55 @@
+//! [`Meta`]: metadata of a live module (debug locations, scopes, nodes).
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use inkwell::llvm_sys::LLVMOpaqueMetadata;
+use inkwell::llvm_sys::debuginfo::*;
+use inkwell::llvm_sys::prelude::LLVMMetadataRef;
+
+/// A metadata node (see the [module docs](super) for the invariant).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Meta<'m> {
+    raw: NonNull<LLVMOpaqueMetadata>,
+    _m: PhantomData<&'m ()>,
+}
+
+impl<'m> Meta<'m> {
+    /// # Safety
+    /// `raw` is null or metadata of a context alive for `'m`.
+    pub(super) unsafe fn from_raw(raw: LLVMMetadataRef) -> Option<Meta<'m>> {
+        NonNull::new(raw).map(|raw| Meta {
+            raw,
+            _m: PhantomData,
+        })
+    }
+    pub(super) fn raw(self) -> LLVMMetadataRef {
+        self.raw.as_ptr()
+    }
+    /// The kind of metadata this is.
+    pub fn kind(self) -> LLVMMetadataKind {
+        // SAFETY: live metadata.
+        unsafe { LLVMGetMetadataKind(self.raw()) }
+    }
+    /// Whether this is a `DILocation`.
+    pub fn is_location(self) -> bool {
+        self.kind() as u32 == LLVMMetadataKind::LLVMDILocationMetadataKind as u32
+    }
+    /// The line and column of a `DILocation`.
+    pub fn line_col(self) -> (u32, u32) {
+        assert!(self.is_location(), "line_col of {:?}", self.kind());
+        // SAFETY: a DILocation (checked).
+        unsafe {
+            (
+                LLVMDILocationGetLine(self.raw()),
+                LLVMDILocationGetColumn(self.raw()),
+            )
+        }
+    }
+    /// The scope of a `DILocation`.
+    pub fn scope(self) -> Option<Meta<'m>> {
+        assert!(self.is_location(), "scope of {:?}", self.kind());
+        // SAFETY: a DILocation (checked).
+        unsafe { Meta::from_raw(LLVMDILocationGetScope(self.raw())) }
+    }
+}
