@@ -18,6 +18,8 @@
 //! object it would misread. Deleting an object is `unsafe`: other handles
 //! to it may still exist.
 
+mod addr_space;
+mod asm;
 mod block;
 mod build;
 mod emit;
@@ -27,9 +29,11 @@ mod meta;
 mod types;
 mod value;
 
+pub use addr_space::AddrSpaceFinder;
+pub use asm::InallocaProbe;
 pub use block::Block;
 pub use build::Ll;
-pub use func::Func;
+pub use func::{Attr, AttrAt, Func, attr_kind};
 pub use layout::DataLayout;
 pub use meta::Meta;
 pub use types::Type;

@@ -254,6 +254,27 @@ impl<'m> Value<'m> {
             .map(Use::user)
             .collect()
     }
+    /// The distinct users of this value, in use-list order.
+    pub fn distinct_users(self) -> Vec<Value<'m>> {
+        let mut out = Vec::new();
+        for u in self.users() {
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+        out
+    }
+    /// Whether operand `i` is a first-class value (not metadata, a label
+    /// or a token).
+    pub fn operand_is_value(self, i: u32) -> bool {
+        use super::TypeKind::*;
+        self.get_operand(i).is_some_and(|op| {
+            !matches!(
+                op.type_of().kind(),
+                LLVMMetadataTypeKind | LLVMLabelTypeKind | LLVMTokenTypeKind | LLVMVoidTypeKind
+            )
+        })
+    }
     pub fn replace_all_uses_with(self, new: Value<'m>) {
         // SAFETY: both values are live; LLVM asserts the types agree.
         unsafe { LLVMReplaceAllUsesWith(self.raw(), new.raw()) }
