@@ -31,39 +31,39 @@ pub fn rewrite(module: &Module<'_>) -> usize {
     n
 }
 
-fn is_i64(ll: &Ll, v: V) -> bool {
-    let t = ll.type_of(v);
-    ll.kind(t) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind && ll.int_width(t) == 64
+fn is_i64<'m>(ll: &Ll<'m>, v: V<'m>) -> bool {
+    let t = v.type_of();
+    t.kind() == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind && t.int_width() == 64
 }
 
 /// `%v = load i64, ptr %slot` with `%slot` among `slots`: the slot.
-fn slot_load(ll: &Ll, v: V, slots: &HashSet<V>) -> Option<V> {
-    if ll.value_kind(v) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-        || ll.opcode(v) != LLVMOpcode::LLVMLoad
+fn slot_load<'m>(ll: &Ll<'m>, v: V<'m>, slots: &HashSet<V<'m>>) -> Option<V<'m>> {
+    if v.value_kind() != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+        || v.opcode() != LLVMOpcode::LLVMLoad
     {
         return None;
     }
-    let p = ll.operand(v, 0);
+    let p = v.operand(0);
     slots.contains(&p).then_some(p)
 }
 
-fn rewrite_function(ll: &Ll, f: V) -> usize {
+fn rewrite_function<'m>(ll: &Ll<'m>, f: V<'m>) -> usize {
     // Slots written as pointers, and slots read as pointers.
     let mut ptr_stored = HashSet::new();
     let mut ptr_loaded = HashSet::new();
     let mut atomics = Vec::new();
-    for b in ll.blocks(f) {
-        for i in ll.instructions(b) {
-            match ll.opcode(i) {
-                LLVMOpcode::LLVMStore if ll.is_ptr(ll.type_of(ll.operand(i, 0))) => {
-                    ptr_stored.insert(ll.operand(i, 1));
+    for b in f.func().blocks() {
+        for i in b.instructions() {
+            match i.opcode() {
+                LLVMOpcode::LLVMStore if i.operand(0).type_of().is_ptr() => {
+                    ptr_stored.insert(i.operand(1));
                 }
-                LLVMOpcode::LLVMLoad if ll.is_ptr(ll.type_of(i)) => {
-                    ptr_loaded.insert(ll.operand(i, 0));
+                LLVMOpcode::LLVMLoad if i.type_of().is_ptr() => {
+                    ptr_loaded.insert(i.operand(0));
                 }
                 LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMAtomicRMW => atomics.push(i),
                 LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore
-                    if ll.ordering(i)
+                    if i.ordering()
                         != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic =>
                 {
                     atomics.push(i)
@@ -74,7 +74,7 @@ fn rewrite_function(ll: &Ll, f: V) -> usize {
     }
     let mut n = 0;
     for i in atomics {
-        let done = match ll.opcode(i) {
+        let done = match i.opcode() {
             LLVMOpcode::LLVMAtomicCmpXchg => cmpxchg(ll, i, &ptr_stored),
             LLVMOpcode::LLVMAtomicRMW => xchg(ll, i, &ptr_stored),
             LLVMOpcode::LLVMLoad => load(ll, i, &ptr_loaded),
@@ -87,7 +87,7 @@ fn rewrite_function(ll: &Ll, f: V) -> usize {
 
 /// The pointer form of i64 value `v`: reloaded as `ptr` from its slot, or
 /// `inttoptr` (capability by inference) otherwise. Built before `at`.
-fn as_ptr(ll: &Ll, v: V, slots: &HashSet<V>, at: V) -> V {
+fn as_ptr<'m>(ll: &Ll<'m>, v: V<'m>, slots: &HashSet<V<'m>>, at: V<'m>) -> V<'m> {
     position_before(ll, at);
     match slot_load(ll, v, slots) {
         Some(slot) => ll.load(ll.ptr(), slot, 8),
@@ -95,14 +95,14 @@ fn as_ptr(ll: &Ll, v: V, slots: &HashSet<V>, at: V) -> V {
     }
 }
 
-fn position_before(ll: &Ll, at: V) {
+fn position_before<'m>(ll: &Ll<'m>, at: V<'m>) {
     // SAFETY: `at` is a live instruction of the module `ll` works on.
     unsafe { LLVMPositionBuilderBefore(ll.builder_ref(), at) }
 }
 
 /// Replaces the i64 result `old` by pointer `new`: stores of it store the
 /// pointer; other uses get its `ptrtoint`.
-fn replace_result(ll: &Ll, old: V, new: V) {
+fn replace_result<'m>(ll: &Ll<'m>, old: V<'m>, new: V<'m>) {
     let mut uses = Vec::new();
     // SAFETY: `old` is a live value; its use list is read before changes.
     unsafe {
@@ -114,8 +114,8 @@ fn replace_result(ll: &Ll, old: V, new: V) {
     }
     let mut other = false;
     for user in uses {
-        if ll.opcode(user) == LLVMOpcode::LLVMStore && ll.operand(user, 0) == old {
-            ll.set_operand(user, 0, new);
+        if user.opcode() == LLVMOpcode::LLVMStore && user.operand(0) == old {
+            user.set_operand(0, new);
         } else {
             other = true;
         }
@@ -129,13 +129,13 @@ fn replace_result(ll: &Ll, old: V, new: V) {
         position_before(ll, next);
         let i = ll.ptrtoint(new, ll.i64());
         // Restore the operand of our own ptrtoint after the RAUW.
-        ll.replace_all_uses(old, i);
-        ll.set_operand(i, 0, new);
+        old.replace_all_uses_with(i);
+        i.set_operand(0, new);
     }
 }
 
-fn cmpxchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
-    let (p, e, nv) = (ll.operand(i, 0), ll.operand(i, 1), ll.operand(i, 2));
+fn cmpxchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
+    let (p, e, nv) = (i.operand(0), i.operand(1), i.operand(2));
     if !is_i64(ll, nv) || slot_load(ll, nv, slots).is_none() {
         return false;
     }
@@ -169,7 +169,7 @@ fn cmpxchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
         }
     }
     for user in users {
-        if ll.opcode(user) != LLVMOpcode::LLVMExtractValue {
+        if user.opcode() != LLVMOpcode::LLVMExtractValue {
             continue;
         }
         // SAFETY: `user` is an extractvalue with one index.
@@ -179,22 +179,22 @@ fn cmpxchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
         if idx == 0 {
             replace_result(ll, user, part);
         } else {
-            ll.replace_all_uses(user, part);
+            user.replace_all_uses_with(part);
         }
         // SAFETY: `user` has no uses left.
         unsafe { LLVMInstructionEraseFromParent(user) };
     }
-    if !ll.has_uses(i) {
+    if !i.has_uses() {
         // SAFETY: no uses remain.
         unsafe { LLVMInstructionEraseFromParent(i) };
     }
     true
 }
 
-fn xchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
+fn xchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     // SAFETY: `i` is an atomicrmw.
     let op = unsafe { LLVMGetAtomicRMWBinOp(i) };
-    let v = ll.operand(i, 1);
+    let v = i.operand(1);
     if op != inkwell::llvm_sys::LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpXchg
         || !is_i64(ll, v)
         || slot_load(ll, v, slots).is_none()
@@ -202,7 +202,7 @@ fn xchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
         return false;
     }
     let vp = as_ptr(ll, v, slots, i);
-    let p = ll.operand(i, 0);
+    let p = i.operand(0);
     // SAFETY: builder positioned before `i`; ordering copied.
     let new = unsafe {
         let r = LLVMBuildAtomicRMW(ll.builder_ref(), op, p, vp, LLVMGetOrdering(i), 0);
@@ -210,14 +210,14 @@ fn xchg(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
         r
     };
     replace_result(ll, i, new);
-    if !ll.has_uses(i) {
+    if !i.has_uses() {
         // SAFETY: no uses remain.
         unsafe { LLVMInstructionEraseFromParent(i) };
     }
     true
 }
 
-fn load(ll: &Ll, i: V, ptr_loaded: &HashSet<V>) -> bool {
+fn load<'m>(ll: &Ll<'m>, i: V<'m>, ptr_loaded: &HashSet<V<'m>>) -> bool {
     if !is_i64(ll, i) {
         return false;
     }
@@ -228,9 +228,9 @@ fn load(ll: &Ll, i: V, ptr_loaded: &HashSet<V>) -> bool {
         let mut u = LLVMGetFirstUse(i);
         while !u.is_null() {
             let user = LLVMGetUser(u);
-            if ll.opcode(user) == LLVMOpcode::LLVMStore
-                && ll.operand(user, 0) == i
-                && ptr_loaded.contains(&ll.operand(user, 1))
+            if user.opcode() == LLVMOpcode::LLVMStore
+                && user.operand(0) == i
+                && ptr_loaded.contains(&user.operand(1))
             {
                 parked = true;
             }
@@ -241,26 +241,26 @@ fn load(ll: &Ll, i: V, ptr_loaded: &HashSet<V>) -> bool {
         return false;
     }
     position_before(ll, i);
-    let new = ll.load(ll.ptr(), ll.operand(i, 0), 8);
-    ll.set_ordering(new, ll.ordering(i));
-    ll.set_volatile(new, ll.is_volatile(i));
+    let new = ll.load(ll.ptr(), i.operand(0), 8);
+    new.set_ordering(i.ordering());
+    new.set_volatile(i.is_volatile());
     replace_result(ll, i, new);
-    if !ll.has_uses(i) {
+    if !i.has_uses() {
         // SAFETY: no uses remain.
         unsafe { LLVMInstructionEraseFromParent(i) };
     }
     true
 }
 
-fn store(ll: &Ll, i: V, slots: &HashSet<V>) -> bool {
-    let v = ll.operand(i, 0);
+fn store<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
+    let v = i.operand(0);
     if !is_i64(ll, v) || slot_load(ll, v, slots).is_none() {
         return false;
     }
     let vp = as_ptr(ll, v, slots, i);
-    let s = ll.store(vp, ll.operand(i, 1), 8);
-    ll.set_ordering(s, ll.ordering(i));
-    ll.set_volatile(s, ll.is_volatile(i));
+    let s = ll.store(vp, i.operand(1), 8);
+    s.set_ordering(i.ordering());
+    s.set_volatile(i.is_volatile());
     // SAFETY: a store has no uses.
     unsafe { LLVMInstructionEraseFromParent(i) };
     true

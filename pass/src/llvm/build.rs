@@ -442,6 +442,13 @@ impl<'m> Ll<'m> {
         // SAFETY: a live builder.
         unsafe { Block::from_raw(LLVMGetInsertBlock(self.builder)) }
     }
+    /// The block the builder is in.
+    ///
+    /// # Panics
+    /// If the builder has not been positioned.
+    pub fn current_block(&self) -> Block<'m> {
+        self.insert_block().expect("builder not positioned")
+    }
     pub fn position_at_end(&self, b: Block<'m>) {
         // SAFETY: a block of this context.
         unsafe { LLVMPositionBuilderAtEnd(self.builder, b.raw()) }

@@ -266,6 +266,34 @@ impl<'m> Func<'m> {
     pub fn add_enum_attr(self, at: AttrAt, name: &str, val: u64) {
         self.add_attr(at, new_enum_attr(self.0, name, val));
     }
+    /// Adds the flag attributes `names` (`noreturn`, ...) at function
+    /// level; unknown names are skipped.
+    pub fn add_fn_attrs(self, names: &[&str]) {
+        for name in names.iter().filter(|n| attr_kind(n) != 0) {
+            self.add_enum_attr(AttrAt::Function, name, 0);
+        }
+    }
+    /// The `byval(T)` type of parameter `i`, if it has one.
+    pub fn param_byval(self, i: u32) -> Option<Type<'m>> {
+        self.attr(AttrAt::Param(i), "byval")?.type_value()
+    }
+    /// Copies to `to` the function attributes that stay true after the
+    /// translation (target and code-generation settings, every string
+    /// attribute); promises about memory, returning or progress are not.
+    pub fn copy_safe_attrs_to(self, to: Func<'m>) {
+        const KEEP: &[&str] = &[
+            "noinline", "optnone", "cold", "hot", "minsize", "optsize", "uwtable", "nounwind",
+        ];
+        for a in self.attrs(AttrAt::Function) {
+            let keep = match a.enum_kind() {
+                None => true,
+                Some(kind) => KEEP.iter().any(|name| attr_kind(name) == kind),
+            };
+            if keep {
+                to.add_attr(AttrAt::Function, a);
+            }
+        }
+    }
     pub fn remove_enum_attr(self, at: AttrAt, name: &str) {
         // SAFETY: a live function; removing an absent attribute is a no-op.
         unsafe { LLVMRemoveEnumAttributeAtIndex(self.0.raw(), at.index(), attr_kind(name)) }
@@ -317,6 +345,13 @@ impl<'m> Value<'m> {
         self.expect_call("remove_call_enum_attr");
         // SAFETY: a live call (checked); removing an absent one is a no-op.
         unsafe { LLVMRemoveCallSiteEnumAttribute(self.raw(), at.index(), attr_kind(name)) }
+    }
+    /// Adds the flag attributes `names` to this call at function level;
+    /// unknown names are skipped.
+    pub fn add_call_attrs(self, names: &[&str]) {
+        for name in names.iter().filter(|n| attr_kind(n) != 0) {
+            self.add_call_enum_attr(AttrAt::Function, name, 0);
+        }
     }
     /// The type of type attribute `name` at call argument `i`.
     pub fn call_type_attr(self, i: u32, name: &str) -> Option<Type<'m>> {

@@ -18,10 +18,10 @@ use super::runtime::call;
 /// The CC buffers (payload, capabilities) of `thread` holding `bytes` of
 /// arguments or return value: the inline ones, or the outline ones when
 /// `bytes` is larger.
-pub fn arg_buffers(ll: &Ll, thread: V, bytes: V) -> (V, V) {
+pub fn arg_buffers<'m>(ll: &Ll<'m>, thread: V<'m>, bytes: V<'m>) -> (V<'m>, V<'m>) {
     let inline_p = ll.gep_i8c(thread, THREAD_CC_PAYLOAD_OFFSET as u64);
     let inline_c = ll.gep_i8c(thread, THREAD_CC_CAPS_OFFSET as u64);
-    if let Some(n) = ll.const_int_value(bytes) {
+    if let Some(n) = bytes.const_int_value() {
         if n <= CC_INLINE_BYTES as u64 {
             return (inline_p, inline_c);
         }
@@ -49,7 +49,7 @@ pub fn arg_buffers(ll: &Ll, thread: V, bytes: V) -> (V, V) {
 
 /// Buffers for writing `bytes` (known statically): the outline ones are
 /// grown first when needed.
-pub fn write_buffers(ll: &Ll, thread: V, bytes: u64) -> (V, V) {
+pub fn write_buffers<'m>(ll: &Ll<'m>, thread: V<'m>, bytes: u64) -> (V<'m>, V<'m>) {
     if bytes > CC_INLINE_BYTES as u64 {
         call(ll, "gimso_cc_outline", &[thread, ll.i64c(bytes)]);
     }
@@ -60,7 +60,7 @@ pub fn write_buffers(ll: &Ll, thread: V, bytes: u64) -> (V, V) {
 /// A value of a type [`cc_carries`] comes with its capability words: a
 /// 64-bit integer's as an integer (the capability's address), so the
 /// capability value always has the value's own type.
-pub fn read_value(ll: &Ll, ty: T, payload: V, caps: V, off: u64) -> Tx {
+pub fn read_value<'m>(ll: &Ll<'m>, ty: T<'m>, payload: V<'m>, caps: V<'m>, off: u64) -> Tx<'m> {
     let int = ll.load(ty, ll.gep_i8c(payload, off), 8);
     if !cc_carries(ll, ty) {
         return Tx::plain(int);
@@ -71,13 +71,13 @@ pub fn read_value(ll: &Ll, ty: T, payload: V, caps: V, off: u64) -> Tx {
     }
 }
 
-fn read_caps(ll: &Ll, ty: T, caps: V, off: u64) -> V {
-    match ll.kind(ty) {
+fn read_caps<'m>(ll: &Ll<'m>, ty: T<'m>, caps: V<'m>, off: u64) -> V<'m> {
+    match ty.kind() {
         LLVMTypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
         _ if is_word_int(ll, ty) => ll.load(ty, ll.gep_i8c(caps, off), 8),
         LLVMTypeKind::LLVMStructTypeKind => {
             let mut acc = ll.zero(ty);
-            for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
+            for (i, f) in ty.struct_fields().into_iter().enumerate() {
                 if !cc_carries(ll, f) {
                     continue;
                 }
@@ -88,10 +88,10 @@ fn read_caps(ll: &Ll, ty: T, caps: V, off: u64) -> V {
             acc
         }
         LLVMTypeKind::LLVMArrayTypeKind => {
-            let e = ll.elem_ty(ty);
+            let e = ty.element_type();
             let stride = ll.size_of(e);
             let mut acc = ll.zero(ty);
-            for i in 0..ll.array_len(ty) {
+            for i in 0..ty.array_len() {
                 let c = read_caps(ll, e, caps, off + i * stride);
                 acc = ll.insert_value(acc, c, i as u32);
             }
@@ -99,7 +99,7 @@ fn read_caps(ll: &Ll, ty: T, caps: V, off: u64) -> V {
         }
         _ => {
             let mut acc = ll.zero(ty);
-            for i in 0..u64::from(ll.vector_len(ty)) {
+            for i in 0..u64::from(ty.vector_len()) {
                 let c = ll.load(ll.ptr(), ll.gep_i8c(caps, off + i * 8), 8);
                 acc = ll.insert_element(acc, c, ll.i32c(i));
             }
@@ -110,15 +110,15 @@ fn read_caps(ll: &Ll, ty: T, caps: V, off: u64) -> V {
 
 /// Writes `v` of `ty` at CC buffer offset `off` (the capability words of
 /// its span must already be zero: [`zero_caps`]).
-pub fn write_value(ll: &Ll, ty: T, v: Tx, payload: V, caps: V, off: u64) {
+pub fn write_value<'m>(ll: &Ll<'m>, ty: T<'m>, v: Tx<'m>, payload: V<'m>, caps: V<'m>, off: u64) {
     ll.store(v.int, ll.gep_i8c(payload, off), 8);
     if let Some(c) = v.cap {
         write_caps(ll, ty, c, caps, off);
     }
 }
 
-fn write_caps(ll: &Ll, ty: T, c: V, caps: V, off: u64) {
-    match ll.kind(ty) {
+fn write_caps<'m>(ll: &Ll<'m>, ty: T<'m>, c: V<'m>, caps: V<'m>, off: u64) {
+    match ty.kind() {
         LLVMTypeKind::LLVMPointerTypeKind => {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
@@ -126,7 +126,7 @@ fn write_caps(ll: &Ll, ty: T, c: V, caps: V, off: u64) {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
         LLVMTypeKind::LLVMStructTypeKind => {
-            for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
+            for (i, f) in ty.struct_fields().into_iter().enumerate() {
                 if !cc_carries(ll, f) {
                     continue;
                 }
@@ -136,15 +136,15 @@ fn write_caps(ll: &Ll, ty: T, c: V, caps: V, off: u64) {
             }
         }
         LLVMTypeKind::LLVMArrayTypeKind => {
-            let e_ty = ll.elem_ty(ty);
+            let e_ty = ty.element_type();
             let stride = ll.size_of(e_ty);
-            for i in 0..ll.array_len(ty) {
+            for i in 0..ty.array_len() {
                 let e = ll.extract_value(c, i as u32);
                 write_caps(ll, e_ty, e, caps, off + i * stride);
             }
         }
         _ => {
-            for i in 0..u64::from(ll.vector_len(ty)) {
+            for i in 0..u64::from(ty.vector_len()) {
                 let e = ll.extract_element(c, ll.i32c(i));
                 ll.store(e, ll.gep_i8c(caps, off + i * 8), 8);
             }
@@ -153,7 +153,7 @@ fn write_caps(ll: &Ll, ty: T, c: V, caps: V, off: u64) {
 }
 
 /// Zeroes the capability words of the first `bytes` of the buffer.
-pub fn zero_caps(ll: &Ll, caps: V, bytes: u64) {
+pub fn zero_caps<'m>(ll: &Ll<'m>, caps: V<'m>, bytes: u64) {
     if bytes > 0 {
         ll.memset(caps, ll.const_int(ll.i8(), 0), ll.i64c(bytes), 8);
     }

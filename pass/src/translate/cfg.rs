@@ -7,23 +7,23 @@ use std::collections::{HashMap, HashSet};
 
 use super::ll::{B, Ll};
 
-pub(crate) struct Cfg {
+pub(crate) struct Cfg<'m> {
     /// The reachable blocks in reverse post-order; `order[0]` is the entry.
-    pub order: Vec<B>,
+    pub order: Vec<B<'m>>,
     /// Block → its index in `order`.
-    pub index: HashMap<B, usize>,
+    pub index: HashMap<B<'m>, usize>,
     /// Block → its reachable predecessors, each once.
-    pub preds: HashMap<B, Vec<B>>,
+    pub preds: HashMap<B<'m>, Vec<B<'m>>>,
     /// Index → the index of its immediate dominator (`idom[0] == 0`).
     idom: Vec<usize>,
 }
 
-impl Cfg {
+impl<'m> Cfg<'m> {
     /// The graph of the blocks reachable from `entry`.
-    pub fn new(ll: &Ll, entry: B) -> Cfg {
+    pub fn new(ll: &Ll<'m>, entry: B<'m>) -> Cfg<'m> {
         let order = reverse_post_order(ll, entry);
-        let index: HashMap<B, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-        let mut preds: HashMap<B, Vec<B>> = HashMap::new();
+        let index: HashMap<B<'m>, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut preds: HashMap<B<'m>, Vec<B<'m>>> = HashMap::new();
         for &b in &order {
             for s in successors(ll, b) {
                 let ps = preds.entry(s).or_default();
@@ -42,19 +42,19 @@ impl Cfg {
     }
 
     /// The reachable predecessors of `b`.
-    pub fn preds_of(&self, b: B) -> &[B] {
+    pub fn preds_of(&self, b: B<'m>) -> &[B<'m>] {
         self.preds.get(&b).map_or(&[], Vec::as_slice)
     }
 
     /// The immediate dominator of `b` (`None` for the entry and for blocks
     /// not reachable).
-    pub fn idom(&self, b: B) -> Option<B> {
+    pub fn idom(&self, b: B<'m>) -> Option<B<'m>> {
         let &i = self.index.get(&b)?;
         (i != 0).then(|| self.order[self.idom[i]])
     }
 
     /// Whether `a` dominates `b` (both reachable; a block dominates itself).
-    pub fn dominates(&self, a: B, b: B) -> bool {
+    pub fn dominates(&self, a: B<'m>, b: B<'m>) -> bool {
         match (self.index.get(&a), self.index.get(&b)) {
             (Some(&a), Some(&b)) => self.common_dominator(a, b) == a,
             _ => false,
@@ -75,16 +75,16 @@ impl Cfg {
     }
 }
 
-fn successors(ll: &Ll, b: B) -> Vec<B> {
-    ll.terminator(b)
-        .map(|t| ll.successors(t))
+fn successors<'m>(ll: &Ll<'m>, b: B<'m>) -> Vec<B<'m>> {
+    b.terminator()
+        .map(|t| t.successors())
         .unwrap_or_default()
 }
 
-fn reverse_post_order(ll: &Ll, first: B) -> Vec<B> {
+fn reverse_post_order<'m>(ll: &Ll<'m>, first: B<'m>) -> Vec<B<'m>> {
     let mut seen = HashSet::from([first]);
     let mut post = Vec::new();
-    let mut stack: Vec<(B, Vec<B>, usize)> = vec![(first, successors(ll, first), 0)];
+    let mut stack: Vec<(B<'m>, Vec<B<'m>>, usize)> = vec![(first, successors(ll, first), 0)];
     while let Some((b, ss, i)) = stack.last_mut() {
         if *i < ss.len() {
             let s = ss[*i];
@@ -104,10 +104,10 @@ fn reverse_post_order(ll: &Ll, first: B) -> Vec<B> {
 
 /// Immediate dominators as indices into `order` (reverse post-order of
 /// the reachable blocks; index 0 the entry, its own dominator).
-fn immediate_dominators(
-    order: &[B],
-    index: &HashMap<B, usize>,
-    preds: &HashMap<B, Vec<B>>,
+fn immediate_dominators<'m>(
+    order: &[B<'m>],
+    index: &HashMap<B<'m>, usize>,
+    preds: &HashMap<B<'m>, Vec<B<'m>>>,
 ) -> Vec<usize> {
     const NONE: usize = usize::MAX;
     let mut idom = vec![NONE; order.len()];

@@ -11,13 +11,13 @@ use super::ll::{Ll, T, V};
 /// for types containing pointers, the capability part (same type again,
 /// with each pointer's `lower` in place of the pointer and zero elsewhere).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tx {
-    pub int: V,
-    pub cap: Option<V>,
+pub struct Tx<'m> {
+    pub int: V<'m>,
+    pub cap: Option<V<'m>>,
 }
 
-impl Tx {
-    pub fn plain(int: V) -> Tx {
+impl<'m> Tx<'m> {
+    pub fn plain(int: V<'m>) -> Tx<'m> {
         Tx { int, cap: None }
     }
 }
@@ -35,9 +35,9 @@ pub struct StaticObject {
 /// The bounds of a capability that is a global defined here: fixed for the
 /// program's life (globals are never freed).
 #[derive(Debug, Clone, Copy)]
-pub struct StaticBounds {
+pub struct StaticBounds<'m> {
     /// `upper`, an `i64` constant expression.
-    pub upper: V,
+    pub upper: V<'m>,
     /// Payload bytes (`upper - lower`).
     pub size: u64,
     pub readonly: bool,
@@ -45,27 +45,27 @@ pub struct StaticBounds {
 
 /// `c` as (global, byte offset) when it is a constant address inside one
 /// global: the global itself or constant GEPs on it.
-pub fn const_address(ll: &Ll, c: V) -> Option<(V, i64)> {
-    match ll.value_kind(c) {
+pub fn const_address<'m>(ll: &Ll<'m>, c: V<'m>) -> Option<(V<'m>, i64)> {
+    match c.value_kind() {
         LLVMValueKind::LLVMGlobalVariableValueKind => Some((c, 0)),
-        LLVMValueKind::LLVMConstantExprValueKind => match ll.const_opcode(c) {
+        LLVMValueKind::LLVMConstantExprValueKind => match c.const_opcode() {
             LLVMOpcode::LLVMGetElementPtr => {
-                let (base, mut off) = const_address(ll, ll.operand(c, 0))?;
-                let mut ty = ll.gep_source_type(c);
-                for i in 1..ll.num_operands(c) {
-                    let idx = ll.const_int_svalue(ll.operand(c, i))?;
+                let (base, mut off) = const_address(ll, c.operand(0))?;
+                let mut ty = c.gep_source_type();
+                for i in 1..c.num_operands() {
+                    let idx = c.operand(i).const_int_svalue()?;
                     let step = if i == 1 {
                         i64::try_from(ll.size_of(ty)).ok()?.checked_mul(idx)?
                     } else {
-                        match ll.kind(ty) {
+                        match ty.kind() {
                             LLVMTypeKind::LLVMStructTypeKind => {
                                 let field = u32::try_from(idx).ok()?;
                                 let o = ll.field_offset(ty, field);
-                                ty = *ll.struct_fields(ty).get(field as usize)?;
+                                ty = *ty.struct_fields().get(field as usize)?;
                                 i64::try_from(o).ok()?
                             }
                             LLVMTypeKind::LLVMArrayTypeKind => {
-                                ty = ll.elem_ty(ty);
+                                ty = ty.element_type();
                                 i64::try_from(ll.size_of(ty)).ok()?.checked_mul(idx)?
                             }
                             _ => return None,
@@ -76,7 +76,7 @@ pub fn const_address(ll: &Ll, c: V) -> Option<(V, i64)> {
                 Some((base, off))
             }
             LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
-                const_address(ll, ll.operand(c, 0))
+                const_address(ll, c.operand(0))
             }
             _ => None,
         },
@@ -84,11 +84,11 @@ pub fn const_address(ll: &Ll, c: V) -> Option<(V, i64)> {
     }
 }
 
-impl ModTx<'_, '_> {
+impl<'m> ModTx<'m, '_> {
     /// Whether an access of `size` bytes at the constant address `int`
     /// with capability `cap` is known to pass its check (`align` as the
     /// check would require, `write` for stores).
-    pub fn passes_statically(&self, int: V, cap: V, size: u64, align: u64, write: bool) -> bool {
+    pub fn passes_statically(&self, int: V<'m>, cap: V<'m>, size: u64, align: u64, write: bool) -> bool {
         let (Some((obj, at)), Some((cobj, lower))) =
             (const_address(&self.ll, int), const_address(&self.ll, cap))
         else {
@@ -112,7 +112,7 @@ impl ModTx<'_, '_> {
     /// When capability `cap` is a global defined here with a fixed size (a
     /// constant address), its bounds and whether it is read-only: globals
     /// are never freed, so neither changes.
-    pub fn static_upper(&self, cap: V) -> Option<StaticBounds> {
+    pub fn static_upper(&self, cap: V<'m>) -> Option<StaticBounds<'m>> {
         let (obj, lower) = const_address(&self.ll, cap)?;
         let o = self.static_objects.get(&obj)?;
         if lower != 16 {
@@ -129,14 +129,14 @@ impl ModTx<'_, '_> {
     /// Whether capability `cap` is the payload address of a global that
     /// the link must define (a constant; not a weak declaration, whose
     /// capability may be null): never null, whatever the program does.
-    pub fn global_payload(&self, cap: V) -> bool {
+    pub fn global_payload(&self, cap: V<'m>) -> bool {
         matches!(const_address(&self.ll, cap),
-            Some((obj, 16)) if self.ll.linkage(obj) != LLVMLinkage::LLVMExternalWeakLinkage)
+            Some((obj, 16)) if obj.linkage() != LLVMLinkage::LLVMExternalWeakLinkage)
     }
 
     /// Whether the constant address `int` lies at or above the constant
     /// capability `cap` in the same global (so `int >= lower` holds).
-    pub fn const_at_or_above(&self, int: V, cap: V) -> bool {
+    pub fn const_at_or_above(&self, int: V<'m>, cap: V<'m>) -> bool {
         match (const_address(&self.ll, int), const_address(&self.ll, cap)) {
             (Some((obj, at)), Some((cobj, lower))) => obj == cobj && at >= lower,
             _ => false,
@@ -145,7 +145,7 @@ impl ModTx<'_, '_> {
 
     /// The capability of the global object `obj`: its payload, or null
     /// for a weak declaration the link left undefined.
-    fn object_lower(&self, obj: V) -> V {
+    fn object_lower(&self, obj: V<'m>) -> V<'m> {
         if self.weak_objects.contains(&obj) && !self.image_mode {
             self.ll.const_gep_i8_or_null(obj, 16)
         } else {
@@ -154,7 +154,7 @@ impl ModTx<'_, '_> {
     }
 
     /// The translation of constant `c` (memoised).
-    pub fn tx_const(&mut self, c: V) -> Result<Tx, String> {
+    pub fn tx_const(&mut self, c: V<'m>) -> Result<Tx<'m>, String> {
         if let Some(&t) = self.const_memo.get(&c) {
             return Ok(t);
         }
@@ -163,7 +163,7 @@ impl ModTx<'_, '_> {
         Ok(t)
     }
 
-    fn zero_tx(&self, ty: T) -> Tx {
+    fn zero_tx(&self, ty: T<'m>) -> Tx<'m> {
         let z = self.ll.zero(ty);
         Tx {
             int: z,
@@ -172,12 +172,12 @@ impl ModTx<'_, '_> {
     }
 
     /// Whether `c` refers to a global value or block address anywhere.
-    pub fn mentions_globals(&mut self, c: V) -> bool {
+    pub fn mentions_globals(&mut self, c: V<'m>) -> bool {
         if let Some(&m) = self.mentions_memo.get(&c) {
             return m;
         }
         let ll = &self.ll;
-        let m = match ll.value_kind(c) {
+        let m = match c.value_kind() {
             LLVMValueKind::LLVMFunctionValueKind
             | LLVMValueKind::LLVMGlobalVariableValueKind
             | LLVMValueKind::LLVMGlobalAliasValueKind
@@ -188,9 +188,9 @@ impl ModTx<'_, '_> {
             | LLVMValueKind::LLVMConstantStructValueKind
             | LLVMValueKind::LLVMConstantArrayValueKind
             | LLVMValueKind::LLVMConstantVectorValueKind => {
-                let n = ll.num_operands(c);
+                let n = c.num_operands();
                 (0..n).any(|i| {
-                    let op = self.ll.operand(c, i);
+                    let op = c.operand(i);
                     self.mentions_globals(op)
                 })
             }
@@ -200,14 +200,14 @@ impl ModTx<'_, '_> {
         m
     }
 
-    fn tx_const_uncached(&mut self, c: V) -> Result<Tx, String> {
-        let ty = self.ll.type_of(c);
-        let kind = self.ll.value_kind(c);
+    fn tx_const_uncached(&mut self, c: V<'m>) -> Result<Tx<'m>, String> {
+        let ty = c.type_of();
+        let kind = c.value_kind();
         match kind {
             LLVMValueKind::LLVMFunctionValueKind => {
                 let (entry, obj) =
                     self.fn_map.get(&c).copied().ok_or_else(|| {
-                        format!("function `{}` has no translation", self.ll.name(c))
+                        format!("function `{}` has no translation", c.name())
                     })?;
                 let lower = self.object_lower(obj);
                 Ok(Tx {
@@ -219,13 +219,13 @@ impl ModTx<'_, '_> {
             | LLVMValueKind::LLVMGlobalAliasValueKind => {
                 let obj =
                     self.obj_map.get(&c).copied().ok_or_else(|| {
-                        format!("global `{}` has no translation", self.ll.name(c))
+                        format!("global `{}` has no translation", c.name())
                     })?;
                 match obj {
                     GlobalTx::Data(obj) if self.tls_objects.contains(&obj) => Err(format!(
                         "thread-local variable `{}` used other than through \
                          llvm.threadlocal.address",
-                        self.ll.name(c)
+                        c.name()
                     )),
                     GlobalTx::Data(obj) => {
                         let lower = self.object_lower(obj);
@@ -239,8 +239,8 @@ impl ModTx<'_, '_> {
             }
             LLVMValueKind::LLVMGlobalIFuncValueKind => Err("ifunc".into()),
             LLVMValueKind::LLVMBlockAddressValueKind => {
-                let b = self.ll.block_of_blockaddress(c);
-                let f = self.ll.block_parent(b);
+                let b = c.operand(1).as_block().expect("blockaddress of a block");
+                let f = b.parent().expect("a block in a function").as_value();
                 let id = self.block_id(f, b);
                 let int = self.ll.const_inttoptr(self.ll.i64c(id), self.ll.ptr());
                 Ok(Tx {
@@ -280,15 +280,15 @@ impl ModTx<'_, '_> {
         }
     }
 
-    fn tx_aggregate(&mut self, c: V, ty: T, kind: LLVMValueKind) -> Result<Tx, String> {
-        let n = self.ll.num_operands(c);
+    fn tx_aggregate(&mut self, c: V<'m>, ty: T<'m>, kind: LLVMValueKind) -> Result<Tx<'m>, String> {
+        let n = c.num_operands();
         let mut ints = Vec::with_capacity(n as usize);
         let mut caps = Vec::with_capacity(n as usize);
         for i in 0..n {
-            let e = self.ll.operand(c, i);
+            let e = c.operand(i);
             let t = self.tx_const(e)?;
             ints.push(t.int);
-            caps.push(t.cap.unwrap_or_else(|| self.ll.zero(self.ll.type_of(e))));
+            caps.push(t.cap.unwrap_or_else(|| self.ll.zero(e.type_of())));
         }
         let ll = &self.ll;
         let with_ptr = has_ptr(ll, ty);
@@ -298,7 +298,7 @@ impl ModTx<'_, '_> {
                 ll.const_named_struct(ty, &caps),
             ),
             LLVMValueKind::LLVMConstantArrayValueKind => {
-                let e = ll.elem_ty(ty);
+                let e = ty.element_type();
                 (ll.const_array(e, &ints), ll.const_array(e, &caps))
             }
             _ => (ll.const_vector(&ints), ll.const_vector(&caps)),
@@ -309,23 +309,23 @@ impl ModTx<'_, '_> {
         })
     }
 
-    fn tx_const_expr(&mut self, c: V, ty: T) -> Result<Tx, String> {
-        let op = self.ll.const_opcode(c);
-        let operand = |s: &mut Self, i: u32| -> Result<Tx, String> {
-            let o = s.ll.operand(c, i);
+    fn tx_const_expr(&mut self, c: V<'m>, ty: T<'m>) -> Result<Tx<'m>, String> {
+        let op = c.const_opcode();
+        let operand = |s: &mut Self, i: u32| -> Result<Tx<'m>, String> {
+            let o = c.operand(i);
             s.tx_const(o)
         };
         match op {
             LLVMOpcode::LLVMGetElementPtr => {
                 let base = operand(self, 0)?;
                 let mut idx = Vec::new();
-                for i in 1..self.ll.num_operands(c) {
+                for i in 1..c.num_operands() {
                     idx.push(operand(self, i)?.int);
                 }
-                let src = self.ll.gep_source_type(c);
+                let src = c.gep_source_type();
                 let int = self.ll.const_gep(src, base.int, &idx);
                 let cap = base.cap.unwrap_or_else(|| self.ll.null_ptr());
-                if self.ll.is_vector(ty) && !self.ll.is_vector(self.ll.type_of(cap)) {
+                if ty.is_vector() && !cap.type_of().is_vector() {
                     return Err("constant vector getelementptr".into());
                 }
                 Ok(Tx {
@@ -335,7 +335,7 @@ impl ModTx<'_, '_> {
             }
             LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
                 let src = operand(self, 0)?;
-                if self.ll.type_of(src.int) == ty {
+                if src.int.type_of() == ty {
                     Ok(src)
                 } else if !has_ptr(&self.ll, ty) && src.cap.is_none() {
                     Ok(Tx::plain(c))
@@ -360,7 +360,7 @@ impl ModTx<'_, '_> {
                 let cond = operand(self, 0)?.int;
                 let (a, b) = (operand(self, 1)?, operand(self, 2)?);
                 let ll = &self.ll;
-                let pick = |x: V, y: V| {
+                let pick = |x: V<'m>, y: V<'m>| {
                     // SAFETY: constants of this context; the arms have the
                     // original expression's type, the condition is `i1` (or
                     // a vector of them) as it was.
@@ -386,19 +386,19 @@ impl ModTx<'_, '_> {
     /// ptrtoint @b)`, `and (ptrtoint @a, 63)`, `icmp`, `trunc`, ...), and
     /// an address converted to floating point (`(double)(uintptr_t)&a`, and
     /// `fcmp` of it): rebuilt with translated operands.
-    fn rebuild_int_const_expr(&mut self, c: V, ty: T) -> Result<Tx, String> {
+    fn rebuild_int_const_expr(&mut self, c: V<'m>, ty: T<'m>) -> Result<Tx<'m>, String> {
         use inkwell::llvm_sys::core::*;
-        let op = self.ll.const_opcode(c);
+        let op = c.const_opcode();
         let to_float = matches!(op, LLVMOpcode::LLVMSIToFP | LLVMOpcode::LLVMUIToFP);
-        if self.ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind && !to_float {
+        if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind && !to_float {
             return Err(format!(
                 "constant expression `{:?}` over globals",
-                self.ll.const_opcode(c)
+                c.const_opcode()
             ));
         }
-        let a = self.tx_const(self.ll.operand(c, 0))?.int;
-        let b = if self.ll.num_operands(c) > 1 {
-            Some(self.tx_const(self.ll.operand(c, 1))?.int)
+        let a = self.tx_const(c.operand(0))?.int;
+        let b = if c.num_operands() > 1 {
+            Some(self.tx_const(c.operand(1))?.int)
         } else {
             None
         };
@@ -435,9 +435,9 @@ impl ModTx<'_, '_> {
 
 /// What an original global variable or alias became.
 #[derive(Clone, Copy, Debug)]
-pub enum GlobalTx {
+pub enum GlobalTx<'m> {
     /// A data object: the symbol of its header.
-    Data(V),
+    Data(V<'m>),
     /// An alias of a function: that (original) function.
-    Function(V),
+    Function(V<'m>),
 }

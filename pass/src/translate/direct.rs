@@ -45,9 +45,9 @@ use super::runtime::{call, entry_type};
 
 /// A function defined here with a direct body.
 #[derive(Clone, Copy)]
-pub struct Direct {
+pub struct Direct<'m> {
     /// The body `gimso.fd.NAME.HASH`.
-    pub body: V,
+    pub body: V<'m>,
     /// Whether calls in this module may go straight to `body` (false for
     /// weak definitions another module may replace).
     pub bind: bool,
@@ -55,19 +55,19 @@ pub struct Direct {
 
 /// Whether functions of type `fnty` can be called directly: not variadic,
 /// every parameter and the result a sized first-class type.
-pub fn signature_ok(ll: &Ll, fnty: T) -> bool {
-    if ll.is_vararg(fnty) {
+pub fn signature_ok<'m>(ll: &Ll<'m>, fnty: T<'m>) -> bool {
+    if fnty.is_vararg() {
         return false;
     }
-    let ret = ll.fn_ret(fnty);
-    let ret_ok = ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind || ll.is_sized(ret);
-    ret_ok && ll.fn_params(fnty).iter().all(|&p| ll.is_sized(p))
+    let ret = fnty.fn_ret();
+    let ret_ok = ret.kind() == LLVMTypeKind::LLVMVoidTypeKind || ret.is_sized();
+    ret_ok && fnty.fn_params().iter().all(|&p| p.is_sized())
 }
 
 /// The direct entry type for original function type `fnty`.
-pub fn direct_type(ll: &Ll, fnty: T) -> T {
+pub fn direct_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
     let mut params = vec![ll.ptr()];
-    for p in ll.fn_params(fnty) {
+    for p in fnty.fn_params() {
         params.push(p);
         if cc_carries(ll, p) {
             params.push(p);
@@ -78,9 +78,9 @@ pub fn direct_type(ll: &Ll, fnty: T) -> T {
 
 /// `{i64 exception}`, `{i64, R}` or `{i64, R, R}` (the second `R` the
 /// capabilities of a result that holds pointers).
-fn direct_ret_type(ll: &Ll, fnty: T) -> T {
-    let ret = ll.fn_ret(fnty);
-    if ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
+fn direct_ret_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
+    let ret = fnty.fn_ret();
+    if ret.kind() == LLVMTypeKind::LLVMVoidTypeKind {
         ll.struct_ty(&[ll.i64()])
     } else if cc_carries(ll, ret) {
         ll.struct_ty(&[ll.i64(), ret, ret])
@@ -91,12 +91,12 @@ fn direct_ret_type(ll: &Ll, fnty: T) -> T {
 
 /// The return value of a direct entry: the exception flag and, unless the
 /// function returns void, `value` (zero when unwinding).
-pub fn direct_result(ll: &Ll, fnty: T, exception: bool, value: Option<Tx>) -> V {
-    let rty = ll.fn_ret(fnty);
+pub fn direct_result<'m>(ll: &Ll<'m>, fnty: T<'m>, exception: bool, value: Option<Tx<'m>>) -> V<'m> {
+    let rty = fnty.fn_ret();
     let sty = direct_ret_type(ll, fnty);
     let mut agg = ll.zero(sty);
     agg = ll.insert_value(agg, ll.i64c(u64::from(exception)), 0);
-    if ll.kind(rty) != LLVMTypeKind::LLVMVoidTypeKind {
+    if rty.kind() != LLVMTypeKind::LLVMVoidTypeKind {
         if let Some(v) = value {
             agg = ll.insert_value(agg, v.int, 1);
             if cc_carries(ll, rty) {
@@ -109,9 +109,9 @@ pub fn direct_result(ll: &Ll, fnty: T, exception: bool, value: Option<Tx>) -> V 
 }
 
 /// The value a direct call returned (`r` its result struct).
-pub fn direct_value(ll: &Ll, fnty: T, r: V) -> Option<Tx> {
-    let rty = ll.fn_ret(fnty);
-    if ll.kind(rty) == LLVMTypeKind::LLVMVoidTypeKind {
+pub fn direct_value<'m>(ll: &Ll<'m>, fnty: T<'m>, r: V<'m>) -> Option<Tx<'m>> {
+    let rty = fnty.fn_ret();
+    if rty.kind() == LLVMTypeKind::LLVMVoidTypeKind {
         return None;
     }
     Some(Tx {
@@ -122,9 +122,9 @@ pub fn direct_value(ll: &Ll, fnty: T, r: V) -> Option<Tx> {
 
 /// The arguments of a direct call: the thread, then each value with its
 /// capability when its type holds pointers.
-pub fn direct_args(ll: &Ll, fnty: T, thread: V, args: &[Tx]) -> Vec<V> {
+pub fn direct_args<'m>(ll: &Ll<'m>, fnty: T<'m>, thread: V<'m>, args: &[Tx<'m>]) -> Vec<V<'m>> {
     let mut out = vec![thread];
-    for (&ty, t) in ll.fn_params(fnty).iter().zip(args) {
+    for (&ty, t) in fnty.fn_params().iter().zip(args) {
         out.push(t.int);
         if cc_carries(ll, ty) {
             out.push(t.cap.unwrap_or_else(|| ll.zero(ty)));
@@ -135,12 +135,12 @@ pub fn direct_args(ll: &Ll, fnty: T, thread: V, args: &[Tx]) -> Vec<V> {
 
 /// The parameters of direct entry `f` (of original type `fnty`) as values
 /// with their capabilities.
-pub fn direct_params(ll: &Ll, f: V, fnty: T) -> Vec<Tx> {
+pub fn direct_params<'m>(ll: &Ll<'m>, f: V<'m>, fnty: T<'m>) -> Vec<Tx<'m>> {
     let mut k = 1;
     let mut out = Vec::new();
-    for ty in ll.fn_params(fnty) {
-        let int = ll.param(f, k);
-        let cap = cc_carries(ll, ty).then(|| ll.param(f, k + 1));
+    for ty in fnty.fn_params() {
+        let int = f.func().param(k);
+        let cap = cc_carries(ll, ty).then(|| f.func().param(k + 1));
         k += if cap.is_some() { 2 } else { 1 };
         out.push(Tx { int, cap });
     }
@@ -149,40 +149,40 @@ pub fn direct_params(ll: &Ll, f: V, fnty: T) -> Vec<Tx> {
 
 /// `gimso.fd.NAME.HASH`: the hash (64-bit FNV-1a of the type's text) keeps
 /// functions of different types apart at link time.
-pub fn direct_symbol(ll: &Ll, name: &str, fnty: T) -> String {
+pub fn direct_symbol<'m>(ll: &Ll<'m>, name: &str, fnty: T<'m>) -> String {
     let h = type_hash(ll, fnty);
     format!("{SYMBOL_DIRECT_PREFIX}{name}.{h:016x}")
 }
 
 /// 64-bit FNV-1a of the ABI version and the text of function type `fnty`, never 0 (a function
 /// object's hash word is 0 when it has no direct body).
-pub fn type_hash(ll: &Ll, fnty: T) -> u64 {
+pub fn type_hash<'m>(ll: &Ll<'m>, fnty: T<'m>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     // The ABI version first: objects compiled for another register
     // convention never bind to these bodies (their calls take the
     // generic entry, whose checks hold across versions).
     let abi = format!("abi{}:", gimso_abi::ABI_VERSION);
-    for b in abi.bytes().chain(ll.type_string(fnty).bytes()) {
+    for b in abi.bytes().chain(fnty.print().bytes()) {
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
     h.max(1)
 }
 
-impl ModTx<'_, '_> {
+impl<'m> ModTx<'m, '_> {
     /// Gives function `f` (defined here, named `name`, translated to
     /// linkage `linkage`) a direct body when its signature allows.
-    pub fn declare_direct(&mut self, f: V, name: &str, linkage: LLVMLinkage) {
+    pub fn declare_direct(&mut self, f: V<'m>, name: &str, linkage: LLVMLinkage) {
         use LLVMLinkage::*;
         if !self.options.direct_calls {
             return;
         }
-        let fnty = self.ll.function_type_of(f);
+        let fnty = f.global_value_type();
         let byval =
-            (0..self.ll.fn_params(fnty).len() as u32).any(|i| self.ll.param_byval(f, i).is_some());
+            (0..fnty.fn_params().len() as u32).any(|i| f.func().param_byval(i).is_some());
         if byval || !signature_ok(&self.ll, fnty) {
             return;
         }
-        let (body_linkage, bind) = match self.ll.linkage(f) {
+        let (body_linkage, bind) = match f.linkage() {
             LLVMExternalLinkage => (linkage, true),
             LLVMInternalLinkage | LLVMPrivateLinkage => (LLVMInternalLinkage, true),
             // One definition by rule: the same type everywhere.
@@ -191,32 +191,32 @@ impl ModTx<'_, '_> {
         };
         let sym = direct_symbol(&self.ll, name, fnty);
         let body = self.ll.add_function(&sym, direct_type(&self.ll, fnty));
-        self.ll.set_linkage(body, body_linkage);
+        body.set_linkage(body_linkage);
         if body_linkage != LLVMInternalLinkage {
-            self.ll.set_visibility_of(body, f);
+            body.set_visibility(f.visibility());
         }
-        self.ll.copy_safe_fn_attrs(f, body);
+        f.func().copy_safe_attrs_to(body.func());
         self.direct.insert(f, Direct { body, bind });
     }
 
     /// The direct entry a call of type `fnty` to `callee` (an original
     /// function) may use, with its type; `None` means the generic entry.
-    pub fn direct_callee(&mut self, callee: V, fnty: T) -> Option<V> {
+    pub fn direct_callee(&mut self, callee: V<'m>, fnty: T<'m>) -> Option<V<'m>> {
         if !self.options.direct_calls {
             return None;
         }
         if let Some(d) = self.direct.get(&callee) {
-            let same = self.ll.function_type_of(callee) == fnty;
+            let same = callee.global_value_type() == fnty;
             return (d.bind && same).then_some(d.body);
         }
-        if !self.ll.is_declaration(callee)
-            || self.ll.linkage(callee) != LLVMLinkage::LLVMExternalLinkage
+        if !callee.is_declaration()
+            || callee.linkage() != LLVMLinkage::LLVMExternalLinkage
             || !signature_ok(&self.ll, fnty)
         {
             return None;
         }
         let (entry, obj) = *self.fn_map.get(&callee)?;
-        let name = self.ll.name(entry);
+        let name = entry.name();
         let name = name.strip_prefix(gimso_abi::SYMBOL_FN_PREFIX)?.to_owned();
         if crate::libc_names::is_libc(&name) {
             return None;
@@ -230,32 +230,32 @@ impl ModTx<'_, '_> {
 
     /// The register entry of the C library wrapper `callee` (a declaration)
     /// when the call's type `fnty` is exactly its prototype's.
-    pub fn wrapper_entry(&self, callee: V, fnty: T) -> Option<&'static gimso_abi::DirectWrapper> {
+    pub fn wrapper_entry(&self, callee: V<'m>, fnty: T<'m>) -> Option<&'static gimso_abi::DirectWrapper> {
         if !self.options.direct_calls
-            || !self.ll.is_declaration(callee)
-            || self.ll.linkage(callee) != LLVMLinkage::LLVMExternalLinkage
+            || !callee.is_declaration()
+            || callee.linkage() != LLVMLinkage::LLVMExternalLinkage
         {
             return None;
         }
-        let name = self.ll.name(callee);
+        let name = callee.name();
         let w = gimso_abi::DIRECT_WRAPPERS.iter().find(|w| w.name == name)?;
-        (self.ll.type_string(fnty) == w.ir_type).then_some(w)
+        (fnty.print() == w.ir_type).then_some(w)
     }
 
     /// A weak `sym` of type [`direct_type`]`(fnty)` that calls the generic
     /// `entry` (of function object `obj`): what a direct call to a function
     /// defined elsewhere runs unless the definition has the same type.
-    fn thunk(&mut self, sym: &str, fnty: T, entry: V, obj: V) -> V {
+    fn thunk(&mut self, sym: &str, fnty: T<'m>, entry: V<'m>, obj: V<'m>) -> V<'m> {
         let ll = &self.ll;
         let f = ll.add_function(sym, direct_type(ll, fnty));
-        ll.set_linkage(f, LLVMLinkage::LLVMWeakAnyLinkage);
-        ll.set_visibility(f, LLVMVisibility::LLVMHiddenVisibility);
-        let saved = ll.insert_block();
+        f.set_linkage(LLVMLinkage::LLVMWeakAnyLinkage);
+        f.set_visibility(LLVMVisibility::LLVMHiddenVisibility);
+        let saved = ll.current_block();
         let b = ll.append_block(f, "entry");
         ll.position_at_end(b);
         ll.set_debug_loc(std::ptr::null_mut());
-        let thread = ll.param(f, 0);
-        let types = ll.fn_params(fnty);
+        let thread = f.func().param(0);
+        let types = fnty.fn_params();
         let layout = cc_layout(ll, &types);
         let (payload, caps) = buffers::write_buffers(ll, thread, layout.bytes);
         buffers::zero_caps(ll, caps, layout.bytes);
@@ -278,7 +278,7 @@ impl ModTx<'_, '_> {
         ll.position_at_end(exc);
         ll.ret(direct_result(ll, fnty, true, None));
         ll.position_at_end(cont);
-        let rty = ll.fn_ret(fnty);
+        let rty = fnty.fn_ret();
         let expected = ret_bytes(ll, rty);
         let value = (expected > 0).then(|| {
             let got = ll.extract_value(r, 1);

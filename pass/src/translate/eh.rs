@@ -13,18 +13,18 @@ use gimso_abi::{EH_CLAUSE_CATCH, EH_CLAUSE_FILTER};
 use super::ModTx;
 use super::ll::V;
 
-impl ModTx<'_, '_> {
+impl<'m> ModTx<'m, '_> {
     /// Creates the LSDA of every `landingpad` in `functions` and records it
     /// in [`ModTx::lsda_map`].
-    pub fn create_lsdas(&mut self, functions: &[V]) {
+    pub fn create_lsdas(&mut self, functions: &[V<'m>]) {
         let mut n = 0;
         for &f in functions {
-            if self.ll.is_declaration(f) {
+            if f.is_declaration() {
                 continue;
             }
-            for b in self.ll.blocks(f) {
-                for inst in self.ll.instructions(b) {
-                    if self.ll.opcode(inst) == LLVMOpcode::LLVMLandingPad {
+            for b in f.func().blocks() {
+                for inst in b.instructions() {
+                    if inst.opcode() == LLVMOpcode::LLVMLandingPad {
                         let g = self.lsda_for(inst, n);
                         self.lsda_map.insert(inst, g);
                         n += 1;
@@ -37,32 +37,32 @@ impl ModTx<'_, '_> {
     /// The module-wide number of catch type `t` (a `type_info` pointer or
     /// null), from 1: what `llvm.eh.typeid.for(t)` yields and what a
     /// personality reports for a catch clause of `t`.
-    pub fn type_id(&mut self, t: V) -> i64 {
+    pub fn type_id(&mut self, t: V<'m>) -> i64 {
         let next = self.type_ids.len() as i64 + 1;
         *self.type_ids.entry(t).or_insert(next)
     }
 
-    fn private_constant(&self, init: V, name: &str) -> V {
-        let g = self.ll.add_global(self.ll.type_of(init), name);
-        self.ll.set_initializer(g, init);
-        self.ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
-        self.ll.set_constant_global(g);
+    fn private_constant(&self, init: V<'m>, name: &str) -> V<'m> {
+        let g = self.ll.add_global(init.type_of(), name);
+        g.set_initializer(Some(init));
+        g.set_linkage(LLVMLinkage::LLVMPrivateLinkage);
+        g.set_global_constant(true);
         g
     }
 
     /// `{cleanup, num_clauses, [{kind, selector, num_types, types}]}` for `lp`.
-    fn lsda_for(&mut self, lp: V, n: usize) -> V {
-        let (clauses, cleanup) = self.ll.landingpad_clauses(lp);
+    fn lsda_for(&mut self, lp: V<'m>, n: usize) -> V<'m> {
+        let (clauses, cleanup) = lp.landingpad_clauses();
         let ll = &self.ll;
         let (ptr, i64) = (ll.ptr(), ll.i64());
         let clause_ty = ll.struct_ty(&[i64, i64, i64, ptr]);
         let mut out = Vec::new();
         for (j, &c) in clauses.iter().enumerate() {
-            let ty = self.ll.type_of(c);
-            let (kind, selector, types): (u64, i64, Vec<V>) =
-                if self.ll.kind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
-                    let len = self.ll.array_len(ty) as u32;
-                    let elems = (0..len).map(|k| self.ll.aggregate_element(c, k)).collect();
+            let ty = c.type_of();
+            let (kind, selector, types): (u64, i64, Vec<V<'m>>) =
+                if ty.kind() == LLVMTypeKind::LLVMArrayTypeKind {
+                    let len = ty.array_len() as u32;
+                    let elems = (0..len).map(|k| c.aggregate_element(k)).collect();
                     self.filters += 1;
                     (EH_CLAUSE_FILTER, -self.filters, elems)
                 } else {

@@ -60,114 +60,114 @@ const INLINE_MEMSET_MAX: u64 = 128;
 const MIN_OBJECT_ADDRESS: u64 = 1 << 16;
 
 /// Per-function translation state.
-struct FnTx<'a, 'b, 'ctx> {
-    m: &'a mut ModTx<'b, 'ctx>,
-    old: V,
-    new: V,
-    thread: V,
+struct FnTx<'a, 'm, 'ctx> {
+    m: &'a mut ModTx<'m, 'ctx>,
+    old: V<'m>,
+    new: V<'m>,
+    thread: V<'m>,
     /// The generic entry's argument size; `None` in a direct body, whose
     /// arguments are its parameters ([`super::direct`]).
-    arg_bytes: Option<V>,
-    vals: HashMap<V, Tx>,
-    block_map: HashMap<B, B>,
+    arg_bytes: Option<V<'m>>,
+    vals: HashMap<V<'m>, Tx<'m>>,
+    block_map: HashMap<B<'m>, B<'m>>,
     /// (new predecessor, old predecessor, old successor) of every new edge.
-    edges: Vec<(B, B, B)>,
+    edges: Vec<(B<'m>, B<'m>, B<'m>)>,
     /// Retreating edges (old source, old target) in reverse post-order,
     /// and the block polling the safepoint on each, once made.
-    back_edges: HashMap<(B, B), Option<B>>,
+    back_edges: HashMap<(B<'m>, B<'m>), Option<B<'m>>>,
     /// Old block → the blocks of the innermost natural loop holding it.
-    innermost_loop: HashMap<B, LoopBody>,
+    innermost_loop: HashMap<B<'m>, LoopBody<'m>>,
     /// Old phi → its new int and cap phis.
-    phis: Vec<(V, Tx)>,
+    phis: Vec<(V<'m>, Tx<'m>)>,
     /// Old integer phi → its capability phi (inttoptr inference).
-    int_cap_phis: Vec<(V, V)>,
-    intcaps: HashMap<V, V>,
+    int_cap_phis: Vec<(V<'m>, V<'m>)>,
+    intcaps: HashMap<V<'m>, V<'m>>,
     /// `load i64`s whose word's capability is read (inttoptr inference).
-    needed_loads: HashSet<V>,
+    needed_loads: HashSet<V<'m>>,
     /// Their capabilities, once read.
-    load_caps: HashMap<V, V>,
+    load_caps: HashMap<V<'m>, V<'m>>,
     /// Old 64-bit integer that crossed a call (parameter, call result,
     /// field extracted from one) → the capability it came with, as a
     /// pointer (made where the value arrived: [`FnTx::int_cap`] must not
     /// emit code, it also runs while phis are filled in after the body).
-    boundary_caps: HashMap<V, V>,
+    boundary_caps: HashMap<V<'m>, V<'m>>,
     /// Capability read from a pointer slot → where and how it was read: a
     /// store of it back to the same slot with nothing written in between
     /// is in place ([`FnTx::store_ptr_in_place`]).
-    slot_caps: HashMap<V, SlotRead>,
+    slot_caps: HashMap<V<'m>, SlotRead<'m>>,
     /// New addresses of stack slots (and constant GEPs of them) that need
     /// no checks.
-    trusted_ints: HashSet<V>,
-    homes: HashMap<V, AllocaHome>,
+    trusted_ints: HashSet<V<'m>>,
+    homes: HashMap<V<'m>, AllocaHome<'m>>,
     /// Private stack slots holding pointers: value slot -> its capability
     /// slot and heap copy ([`escape`](crate::escape)'s `StackCaps`).
-    stack_caps: HashMap<V, StackCaps>,
+    stack_caps: HashMap<V<'m>, StackCaps<'m>>,
     /// Frame-object allocas made lazily → their storage in the frame.
-    frame_storage: HashMap<V, V>,
+    frame_storage: HashMap<V<'m>, V<'m>>,
     /// The old function's blocks, which of them never return.
-    cfg: crate::escape::Cfg,
+    cfg: crate::escape::Cfg<'m>,
     /// Heap copies of private slots a call just got, to copy back after it.
-    copied_for_call: Vec<(V, V)>,
+    copied_for_call: Vec<(V<'m>, V<'m>)>,
     /// Escaping allocas created where first needed.
-    lazy: LazyAllocas,
+    lazy: LazyAllocas<'m>,
     inference: CapInference<'ctx>,
-    va_obj: Option<Tx>,
+    va_obj: Option<Tx<'m>>,
     fixed_bytes: u64,
-    sp: M,
-    cur_old: V,
-    cur_old_block: B,
+    sp: M<'m>,
+    cur_old: V<'m>,
+    cur_old_block: B<'m>,
     /// This function's frame record (native stack) when it has a
     /// personality.
-    frame: Option<V>,
+    frame: Option<V<'m>>,
     /// Shared block returning with the exception flag.
-    unwind_exit: Option<B>,
+    unwind_exit: Option<B<'m>>,
     /// Shared block for an exception arriving where none may.
-    unwind_fatal: Option<B>,
+    unwind_fatal: Option<B<'m>>,
     /// New constant-offset GEP → (the address it is computed from, with
     /// constant GEPs stripped; its byte offset from there).
-    const_gep: HashMap<V, (V, i64)>,
+    const_gep: HashMap<V<'m>, (V<'m>, i64)>,
     /// Accesses checked on every path to the current point.
-    checked: Checked,
+    checked: Checked<'m>,
     /// Loads and stores whose check covers later accesses ([`widen`]).
-    widened: HashMap<V, widen::Covered>,
+    widened: HashMap<V<'m>, widen::Covered<'m>>,
     /// `&base[i]` per (original block, base, index, element type): the
     /// shared root of the fields of one element ([`FnTx::indexed_gep`]).
-    indexed_roots: HashMap<(B, V, V, T), V>,
+    indexed_roots: HashMap<(B<'m>, V<'m>, V<'m>, T<'m>), V<'m>>,
     /// What held at the end of each translated old block.
-    end_checked: HashMap<B, Checked>,
+    end_checked: HashMap<B<'m>, Checked<'m>>,
     /// Capabilities of escaping allocas of constant size → their payload
     /// bytes: a stack object is never freed or resized (the collector
     /// reclaims it), so its bounds are `lower + size` for good.
-    sized_caps: HashMap<V, u64>,
+    sized_caps: HashMap<V<'m>, u64>,
     /// Capabilities of frame objects → the distance to their inline shadow
     /// words (the payload rounded to words), fixed for good: a pointer
     /// load or store through one needs no header load for it.
-    frame_shadows: HashMap<V, u64>,
+    frame_shadows: HashMap<V<'m>, u64>,
     /// New GEP with one non-negative variable index → (root, offset) such
     /// that the address is at or above `root + offset` ([`index_range`]).
-    var_gep: HashMap<V, (V, i64)>,
+    var_gep: HashMap<V<'m>, (V<'m>, i64)>,
 }
 
 /// A capability read from a pointer slot.
 #[derive(Clone, Copy)]
-struct SlotRead {
+struct SlotRead<'m> {
     /// The slot's address and the capability it was read through.
-    addr: V,
-    cap: V,
+    addr: V<'m>,
+    cap: V<'m>,
     /// The old instruction the read was made for.
-    at: V,
+    at: V<'m>,
     /// `i1`: the slot was in atomic mode (its value in a box).
-    boxed: V,
+    boxed: V<'m>,
 }
 
 /// The frame slots beside a private stack slot that holds pointers.
 #[derive(Clone, Copy)]
-struct StackCaps {
+struct StackCaps<'m> {
     /// One capability per word of the slot (null where no pointer is).
-    caps: V,
+    caps: V<'m>,
     /// The heap copy made for calls on never-returning paths (null until
     /// then), if any such call takes the address.
-    copy: Option<V>,
+    copy: Option<V<'m>>,
     /// Bytes of the slot.
     size: u64,
     /// Its alignment.
@@ -177,9 +177,9 @@ struct StackCaps {
 /// Translates the body of `old` into its new generic entry.
 /// The blocks of one natural loop: its header and those that reach its
 /// latch without passing the header.
-type LoopBody = Rc<HashSet<B>>;
+type LoopBody<'m> = Rc<HashSet<B<'m>>>;
 
-pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
+pub fn translate_function<'m, 'ctx>(m: &mut ModTx<'_, 'ctx>, old: V<'m>) {
     let (generic, _) = m.fn_map[&old];
     let direct = m.direct.get(&old).map(|d| d.body);
     let new = direct.unwrap_or(generic);
@@ -204,13 +204,13 @@ pub fn translate_function<'ctx>(m: &mut ModTx<'_, 'ctx>, old: V) {
         .into_iter()
         .map(|i| i.as_value_ref())
         .collect();
-    let sp = m.ll.subprogram(old);
+    let sp = old.func().subprogram();
     if !sp.is_null() {
         m.ll.set_subprogram(old, std::ptr::null_mut());
         m.ll.set_subprogram(new, sp);
     }
-    let thread = m.ll.param(new, 0);
-    let arg_bytes = direct.is_none().then(|| m.ll.param(new, 2));
+    let thread = new.func().param(0);
+    let arg_bytes = direct.is_none().then(|| new.func().param(2));
     let mut t = FnTx {
         m,
         old,
@@ -272,20 +272,20 @@ fn access_bits(size: u64, align: u64, write: bool) -> u32 {
         }
 }
 
-fn is_a(m: &ModTx<'_, '_>, v: V, f: unsafe extern "C" fn(V) -> V) -> bool {
+fn is_a<'m>(m: &ModTx<'_, '_>, v: V<'m>, f: unsafe extern "C" fn(V<'m>) -> V<'m>) -> bool {
     m.ll.is_a(v, f)
 }
 
 /// Whether the pointer `gep` (an address computed from a loaded pointer)
 /// is only compared, directly or through at most `depth` more constant or
 /// variable offsets (`o != &G(L)->nilvalue`): its capability is never used.
-fn only_compared(ll: &Ll, gep: V, depth: u32) -> bool {
-    let users = ll.users(gep);
+fn only_compared<'m>(ll: &Ll<'m>, gep: V<'m>, depth: u32) -> bool {
+    let users = gep.users();
     !users.is_empty()
-        && users.iter().all(|&u| match ll.opcode(u) {
+        && users.iter().all(|&u| match u.opcode() {
             LLVMOpcode::LLVMICmp => true,
             LLVMOpcode::LLVMGetElementPtr => {
-                depth > 0 && ll.operand(u, 0) == gep && only_compared(ll, u, depth - 1)
+                depth > 0 && u.operand(0) == gep && only_compared(ll, u, depth - 1)
             }
             _ => false,
         })
@@ -303,9 +303,9 @@ const WORD_SIZE: u64 = gimso_abi::WORD_SIZE as u64;
 /// Longest constant `memcpy`/`memmove` done as word loads and stores.
 const INLINE_COPY_MAX: u64 = 64;
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     fn run(&mut self) {
-        let old_blocks = self.m.ll.blocks(self.old);
+        let old_blocks = self.old.func().blocks();
         let Some(&first) = old_blocks.first() else {
             return;
         };
@@ -328,8 +328,8 @@ impl FnTx<'_, '_, '_> {
         // latch's exit test stays one branch.
         let mut latches = HashSet::new();
         for &b in &order {
-            if let Some(term) = self.m.ll.terminator(b) {
-                for s in self.m.ll.successors(term) {
+            if let Some(term) = b.terminator() {
+                for s in term.successors() {
                     if let (Some(&is), Some(&ib)) = (cfg.index.get(&s), cfg.index.get(&b)) {
                         if is <= ib {
                             latches.insert(b);
@@ -351,7 +351,7 @@ impl FnTx<'_, '_, '_> {
             // At the header of a loop with no calls, what held on entry
             // holds on every iteration: nothing in the loop can shrink an
             // object, so the back edges bring at least as much.
-            let ps: Vec<B> = if call_free_headers.contains(&b) {
+            let ps: Vec<B<'m>> = if call_free_headers.contains(&b) {
                 ps.iter()
                     .copied()
                     .filter(|&p| !self.back_edges.contains_key(&(p, b)))
@@ -359,20 +359,20 @@ impl FnTx<'_, '_, '_> {
             } else {
                 ps.to_vec()
             };
-            let facts: Option<Vec<&Checked>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
+            let facts: Option<Vec<&Checked<'m>>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
             self.checked = facts.map_or_else(Checked::default, |f| Checked::meet(&f));
             if let Some(dom) = cfg.idom(b).and_then(|d| self.end_checked.get(&d)) {
                 self.checked.add_lasting(&dom.lasting());
             }
-            let insts = self.m.ll.instructions(b);
-            let term = self.m.ll.terminator(b);
+            let insts = b.instructions();
+            let term = b.terminator();
             for inst in insts {
                 // Branches and switches poll on their back edges; any other
                 // terminator of a latch polls before it.
                 if Some(inst) == term
                     && latches.contains(&b)
                     && !matches!(
-                        self.m.ll.opcode(inst),
+                        inst.opcode(),
                         LLVMOpcode::LLVMBr | LLVMOpcode::LLVMSwitch
                     )
                 {
@@ -395,10 +395,10 @@ impl FnTx<'_, '_, '_> {
     /// The natural loop of every back edge (its header and the blocks that
     /// reach its latch without passing the header); each block gets the
     /// smallest one holding it. Returns every back edge with its loop.
-    fn find_loops(&mut self, cfg: &Cfg) -> Vec<((B, B), LoopBody)> {
+    fn find_loops(&mut self, cfg: &Cfg<'m>) -> Vec<((B<'m>, B<'m>), LoopBody<'m>)> {
         // In block order, not hash order: of two loops of one size holding
         // a block, the first found is kept.
-        let mut edges: Vec<(B, B)> = self.back_edges.keys().copied().collect();
+        let mut edges: Vec<(B<'m>, B<'m>)> = self.back_edges.keys().copied().collect();
         edges.sort_by_key(|&(latch, header)| (cfg.index.get(&latch), cfg.index.get(&header)));
         let mut loops = Vec::new();
         for (latch, header) in edges {
@@ -428,12 +428,12 @@ impl FnTx<'_, '_, '_> {
     /// back edges all come from blocks the header dominates (natural loops)
     /// and whose blocks make no call that forgets checks: the checks passed
     /// on entry to such a loop hold on every iteration ([`checked`]).
-    fn call_free_loop_headers(&self, loops: Vec<((B, B), LoopBody)>, cfg: &Cfg) -> HashSet<B> {
+    fn call_free_loop_headers(&self, loops: Vec<((B<'m>, B<'m>), LoopBody<'m>)>, cfg: &Cfg<'m>) -> HashSet<B<'m>> {
         let ll = &self.m.ll;
-        let calls = |b: B| {
-            ll.instructions(b).into_iter().any(|i| {
+        let calls = |b: B<'m>| {
+            b.instructions().into_iter().any(|i| {
                 matches!(
-                    ll.opcode(i),
+                    i.opcode(),
                     LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
                 ) && self.call_forgets_checks(i)
             })
@@ -454,9 +454,9 @@ impl FnTx<'_, '_, '_> {
     /// Whether call `inst` may free, shrink or protect an object, so that
     /// what was checked before it no longer holds after it: anything but
     /// an `llvm.*` intrinsic.
-    fn call_forgets_checks(&self, inst: V) -> bool {
-        let callee = self.m.ll.called_value(inst);
-        !(is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm."))
+    fn call_forgets_checks(&self, inst: V<'m>) -> bool {
+        let callee = inst.called_value();
+        !(is_a(self.m, callee, LLVMIsAFunction) && callee.name().starts_with("llvm."))
     }
 
     /// Whether the access being translated (a load or store) is in a loop
@@ -467,9 +467,9 @@ impl FnTx<'_, '_, '_> {
     fn base_invariant_in_loop(&self) -> bool {
         let ll = &self.m.ll;
         let inst = self.cur_old;
-        let ptr = match ll.opcode(inst) {
-            LLVMOpcode::LLVMLoad => ll.operand(inst, 0),
-            LLVMOpcode::LLVMStore => ll.operand(inst, 1),
+        let ptr = match inst.opcode() {
+            LLVMOpcode::LLVMLoad => inst.operand(0),
+            LLVMOpcode::LLVMStore => inst.operand(1),
             _ => return false,
         };
         let Some(lp) = self.innermost_loop.get(&self.cur_old_block) else {
@@ -477,17 +477,17 @@ impl FnTx<'_, '_, '_> {
         };
         let mut base = ptr;
         while is_a(self.m, base, LLVMIsAInstruction)
-            && ll.opcode(base) == LLVMOpcode::LLVMGetElementPtr
+            && base.opcode() == LLVMOpcode::LLVMGetElementPtr
         {
-            base = ll.operand(base, 0);
+            base = base.operand(0);
         }
-        !is_a(self.m, base, LLVMIsAInstruction) || !lp.contains(&ll.instructions_parent(base))
+        !is_a(self.m, base, LLVMIsAInstruction) || !lp.contains(&base.block())
     }
 
     // ---- debug locations and sites ------------------------------------------
 
-    fn set_loc(&self, inst: V) {
-        let dl = self.m.ll.debug_loc(inst);
+    fn set_loc(&self, inst: V<'m>) {
+        let dl = inst.debug_loc();
         if dl.is_null() {
             self.set_loc_line0();
         } else {
@@ -504,12 +504,12 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The source-location record of the instruction being translated.
-    fn site(&mut self) -> V {
+    fn site(&mut self) -> V<'m> {
         self.site_of(self.cur_old)
     }
 
     /// The location record of original instruction `inst` (null: none).
-    fn site_of(&mut self, inst: V) -> V {
+    fn site_of(&mut self, inst: V<'m>) -> V<'m> {
         if inst.is_null() {
             return self.m.ll.null_ptr();
         }
@@ -524,14 +524,14 @@ impl FnTx<'_, '_, '_> {
     /// computation of the target, once the optimiser has merged clang's
     /// shared `indirectgoto` block into the `goto`'s; or that of the `goto`
     /// branching to that block when every branch there is on one line.
-    fn goto_site(&mut self, inst: V) -> V {
+    fn goto_site(&mut self, inst: V<'m>) -> V<'m> {
         // SAFETY: instructions of the old function are live.
-        let own = |v: V| Location::own_source(unsafe { InstructionValue::new(v) });
+        let own = |v: V<'m>| Location::own_source(unsafe { InstructionValue::new(v) });
         if own(inst).is_some() {
             return self.site_of(inst);
         }
         let ll = &self.m.ll;
-        let home = ll.inst_block(inst);
+        let home = inst.block();
         let before = ll
             .instructions(home)
             .into_iter()
@@ -539,19 +539,19 @@ impl FnTx<'_, '_, '_> {
             .filter(|&i| {
                 // Debug records carry their variable's scope, not a line of
                 // code.
-                let dbg = ll.opcode(i) == LLVMOpcode::LLVMCall
-                    && ll.name(ll.called_value(i)).starts_with("llvm.dbg.");
+                let dbg = i.opcode() == LLVMOpcode::LLVMCall
+                    && i.called_value().name().starts_with("llvm.dbg.");
                 !dbg && own(i).is_some()
             })
             .last();
         if let Some(i) = before {
             return self.site_of(i);
         }
-        let preds: Vec<V> = ll
+        let preds: Vec<V<'m>> = ll
             .blocks(self.old)
             .into_iter()
-            .filter_map(|b| ll.terminator(b))
-            .filter(|&t| ll.successors(t).contains(&home))
+            .filter_map(|b| b.terminator())
+            .filter(|&t| t.successors().contains(&home))
             .collect();
         let lines: HashSet<u32> = preds
             .iter()
@@ -566,7 +566,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The widened check planned for the current access at `root + off`
     /// (translated), if the plan's root is that very root.
-    fn widening(&mut self, root: V, off: i64) -> Option<widen::Covered> {
+    fn widening(&mut self, root: V<'m>, off: i64) -> Option<widen::Covered<'m>> {
         let w = self.widened.get(&self.cur_old)?.clone();
         if w.own_off != off {
             return None;
@@ -598,12 +598,12 @@ impl FnTx<'_, '_, '_> {
 
     // ---- values --------------------------------------------------------------
 
-    fn tx(&mut self, v: V) -> Tx {
+    fn tx(&mut self, v: V<'m>) -> Tx<'m> {
         if let Some(&t) = self.vals.get(&v) {
             return t;
         }
-        let ty = self.m.ll.type_of(v);
-        match self.m.ll.value_kind(v) {
+        let ty = v.type_of();
+        match v.value_kind() {
             LLVMValueKind::LLVMInstructionValueKind | LLVMValueKind::LLVMArgumentValueKind => {
                 // Defined in unreachable code only.
                 self.zero(ty)
@@ -622,7 +622,7 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    fn zero(&self, ty: T) -> Tx {
+    fn zero(&self, ty: T<'m>) -> Tx<'m> {
         let z = self.m.ll.zero(ty);
         Tx {
             int: z,
@@ -630,30 +630,30 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    fn cap(&mut self, v: V) -> V {
+    fn cap(&mut self, v: V<'m>) -> V<'m> {
         let t = self.tx(v);
         t.cap
-            .unwrap_or_else(|| self.m.ll.zero(self.m.ll.type_of(t.int)))
+            .unwrap_or_else(|| self.m.ll.zero(t.int.type_of()))
     }
 
-    fn set(&mut self, old: V, t: Tx) {
+    fn set(&mut self, old: V<'m>, t: Tx<'m>) {
         self.vals.insert(old, t);
     }
 
     // ---- prologue ---------------------------------------------------------------
 
     /// The CC buffers holding `bytes` of arguments or return value.
-    fn arg_buffers(&mut self, bytes: V) -> (V, V) {
+    fn arg_buffers(&mut self, bytes: V<'m>) -> (V<'m>, V<'m>) {
         buffers::arg_buffers(&self.m.ll, self.thread, bytes)
     }
 
     /// Buffers for writing `bytes` (known statically): the outline ones
     /// are grown first when needed.
-    fn write_buffers(&mut self, bytes: u64) -> (V, V) {
+    fn write_buffers(&mut self, bytes: u64) -> (V<'m>, V<'m>) {
         buffers::write_buffers(&self.m.ll, self.thread, bytes)
     }
 
-    fn pair(&self, r: V) -> Tx {
+    fn pair(&self, r: V<'m>) -> Tx<'m> {
         Tx {
             int: self.m.ll.extract_value(r, 0),
             cap: Some(self.m.ll.extract_value(r, 1)),
@@ -666,7 +666,7 @@ impl FnTx<'_, '_, '_> {
     /// safepoint requests are rare); otherwise runs `fail`, which returns
     /// whether it ended its block (else it falls through to the
     /// continuation).
-    fn guard(&mut self, ok: V, fail: impl FnOnce(&mut Self) -> bool) {
+    fn guard(&mut self, ok: V<'m>, fail: impl FnOnce(&mut Self) -> bool) {
         let ll = &self.m.ll;
         let cont = ll.append_block(self.new, "");
         let bad = ll.append_block(self.new, "");
@@ -681,7 +681,7 @@ impl FnTx<'_, '_, '_> {
     fn pollcheck(&mut self) {
         let ll = &self.m.ll;
         let state = ll.load(ll.i64(), self.thread, 8);
-        ll.set_volatile(state, true);
+        state.set_volatile(true);
         let req = ll.and(state, ll.i64c(THREAD_REQUEST_MASK));
         let quiet = ll.icmp(LLVMIntPredicate::LLVMIntEQ, req, ll.i64c(0));
         let thread = self.thread;

@@ -24,9 +24,9 @@ pub(super) fn shadow_distance(size: u64) -> u64 {
     size.div_ceil(8) * 8
 }
 
-impl ModTx<'_, '_> {
-    fn symbol_name(&self, v: V, index: usize) -> String {
-        let n = self.ll.name(v);
+impl<'m> ModTx<'m, '_> {
+    fn symbol_name(&self, v: V<'m>, index: usize) -> String {
+        let n = v.name();
         if n.is_empty() {
             format!("anon.{index}")
         } else {
@@ -36,9 +36,9 @@ impl ModTx<'_, '_> {
 
     /// The linkage a translated symbol gets: one-definition promises are
     /// gone (spec "Constants And Linking"), common becomes weak.
-    fn new_linkage(&self, old: V) -> LLVMLinkage {
+    fn new_linkage(&self, old: V<'m>) -> LLVMLinkage {
         use LLVMLinkage::*;
-        match self.ll.linkage(old) {
+        match old.linkage() {
             LLVMLinkOnceAnyLinkage
             | LLVMLinkOnceODRLinkage
             | LLVMWeakODRLinkage
@@ -54,21 +54,21 @@ impl ModTx<'_, '_> {
 
     /// Header, then the payload `{entry, direct body, body's type hash}`
     /// (`gimso_abi::FUNCTION_PAYLOAD_SIZE`).
-    fn function_object_type(&self) -> T {
+    fn function_object_type(&self) -> T<'m> {
         let (p, i) = (self.ll.ptr(), self.ll.i64());
         self.ll.struct_ty(&[p, i, p, p, i])
     }
 
     /// Creates every function's generic entry and object.
-    pub fn declare_functions(&mut self, functions: &[V]) {
+    pub fn declare_functions(&mut self, functions: &[V<'m>]) {
         let entry_ty = entry_type(&self.ll);
         for (i, &f) in functions.iter().enumerate() {
             let mut name = self.symbol_name(f, i);
             // The optimiser's name for `memcmp(...) == 0`.
-            if name == "bcmp" && self.ll.is_declaration(f) {
+            if name == "bcmp" && f.is_declaration() {
                 name = "memcmp".into();
             }
-            let weak = self.ll.linkage(f) == LLVMLinkage::LLVMExternalWeakLinkage;
+            let weak = f.linkage() == LLVMLinkage::LLVMExternalWeakLinkage;
             let fn_name = format!("{SYMBOL_FN_PREFIX}{name}");
             let obj_name = format!("{SYMBOL_OBJ_PREFIX}{name}");
             if let (Some(e), Some(o)) = (
@@ -82,7 +82,7 @@ impl ModTx<'_, '_> {
             let entry = self.ll.add_function(&fn_name, entry_ty);
             let obj = self.ll.add_global(self.function_object_type(), &obj_name);
             let linkage = self.new_linkage(f);
-            self.ll.set_alignment(obj, 16);
+            obj.set_alignment(16);
             if weak {
                 // Undefined at link time, both are null: the function
                 // pointer is null, and calls go through the call check.
@@ -92,18 +92,18 @@ impl ModTx<'_, '_> {
                     .set_linkage(obj, LLVMLinkage::LLVMExternalWeakLinkage);
                 self.weak_objects.insert(obj);
             }
-            if !self.ll.is_declaration(f) {
-                self.ll.set_linkage(entry, linkage);
-                self.ll.set_linkage(obj, linkage);
-                self.ll.set_visibility_of(entry, f);
-                self.ll.set_visibility_of(obj, f);
-                self.ll.copy_safe_fn_attrs(f, entry);
+            if !f.is_declaration() {
+                entry.set_linkage(linkage);
+                obj.set_linkage(linkage);
+                entry.set_visibility(f.visibility());
+                obj.set_visibility(f.visibility());
+                f.func().copy_safe_attrs_to(entry.func());
                 self.declare_direct(f, &name, linkage);
                 let upper = self.ll.const_gep_i8(obj, 16);
                 let (body, hash) = match self.direct.get(&f) {
                     Some(d) => (
                         d.body,
-                        super::direct::type_hash(&self.ll, self.ll.function_type_of(f)),
+                        super::direct::type_hash(&self.ll, f.global_value_type()),
                     ),
                     None => (self.ll.null_ptr(), 0),
                 };
@@ -114,7 +114,7 @@ impl ModTx<'_, '_> {
                     body,
                     self.ll.i64c(hash),
                 ]);
-                self.ll.set_initializer(obj, init);
+                obj.set_initializer(Some(init));
             }
             self.fn_map.insert(f, (entry, obj));
         }
@@ -122,22 +122,22 @@ impl ModTx<'_, '_> {
 
     /// Creates every global variable's object (initialisers come later,
     /// once every object exists).
-    pub fn declare_globals(&mut self, globals: &[V]) {
+    pub fn declare_globals(&mut self, globals: &[V<'m>]) {
         for (i, &g) in globals.iter().enumerate() {
             let name = self.symbol_name(g, i);
             if name.starts_with("llvm.") {
                 continue;
             }
             let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
-            let obj = if self.ll.is_declaration(g) {
+            let obj = if g.is_declaration() {
                 let o = self.ll.add_global(self.ll.i8(), &sym);
-                if self.ll.linkage(g) == LLVMLinkage::LLVMExternalWeakLinkage {
-                    self.ll.set_linkage(o, LLVMLinkage::LLVMExternalWeakLinkage);
+                if g.linkage() == LLVMLinkage::LLVMExternalWeakLinkage {
+                    o.set_linkage(LLVMLinkage::LLVMExternalWeakLinkage);
                     self.weak_objects.insert(o);
                 }
                 o
             } else {
-                let ty = self.ll.global_value_type(g);
+                let ty = g.global_value_type();
                 // Packed: the payload starts right after the 16-byte
                 // header whatever its type's alignment (a 32-aligned
                 // vector would otherwise sit at offset 32, and `lower`,
@@ -149,7 +149,7 @@ impl ModTx<'_, '_> {
                     ty,
                     self.shadow_tail_ty(self.ll.size_of(ty)),
                 ]);
-                let align = u64::from(self.ll.alignment(g))
+                let align = u64::from(g.alignment())
                     .max(self.ll.align_of(ty))
                     .max(16);
                 let linkage = self.new_linkage(g);
@@ -157,10 +157,10 @@ impl ModTx<'_, '_> {
                     self.padded_object(g, &name, obj_ty, align, linkage)
                 } else {
                     let o = self.ll.add_global(obj_ty, &sym);
-                    self.ll.set_alignment(o, 16);
+                    o.set_alignment(16);
                     o
                 };
-                self.ll.set_linkage(o, linkage);
+                o.set_linkage(linkage);
                 if matches!(
                     linkage,
                     LLVMLinkage::LLVMExternalLinkage
@@ -169,15 +169,15 @@ impl ModTx<'_, '_> {
                 ) {
                     let obj = StaticObject {
                         size: self.ll.size_of(ty),
-                        readonly: self.ll.is_constant_global(g),
+                        readonly: g.is_global_constant(),
                     };
                     self.static_objects.insert(o, obj);
                 }
-                self.ll.set_visibility_of(o, g);
+                o.set_visibility(g.visibility());
                 self.stats.globals += 1;
                 o
             };
-            if self.ll.is_thread_local(g) {
+            if g.is_thread_local() {
                 // The object is the variable's initial image; each thread
                 // works on its own copy (`gimso_tls_address`).
                 self.tls_objects.insert(obj);
@@ -192,7 +192,7 @@ impl ModTx<'_, '_> {
     /// shadow storage, inline: no aux allocation at its first pointer
     /// store, and an aux word whose distance leads to readable words, as
     /// every data object's must; see `gimso_abi::ObjectHeader`).
-    fn shadow_tail_ty(&self, size: u64) -> T {
+    fn shadow_tail_ty(&self, size: u64) -> T<'m> {
         let tail = shadow_distance(size) - size + shadow_distance(size);
         self.ll.array_ty(self.ll.i8(), tail)
     }
@@ -209,12 +209,12 @@ impl ModTx<'_, '_> {
     /// into one module's storage), and above a page.
     fn padded_object(
         &mut self,
-        g: V,
+        g: V<'m>,
         name: &str,
-        obj_ty: T,
+        obj_ty: T<'m>,
         align: u64,
         linkage: LLVMLinkage,
-    ) -> V {
+    ) -> V<'m> {
         let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
         let plain = matches!(
             linkage,
@@ -234,7 +234,7 @@ impl ModTx<'_, '_> {
                 &format!("`{name}` needs {align}-byte alignment ({why})"),
             );
             let o = self.ll.add_global(obj_ty, &sym);
-            self.ll.set_alignment(o, 16);
+            o.set_alignment(16);
             return o;
         }
         let pad = align - 16;
@@ -243,7 +243,7 @@ impl ModTx<'_, '_> {
         let storage = self
             .ll
             .add_global(storage_ty, &format!("gimso.objpad.{name}"));
-        self.ll.set_alignment(storage, align as u32);
+        storage.set_alignment(align as u32);
         self.ll
             .set_linkage(storage, LLVMLinkage::LLVMPrivateLinkage);
         let header = self.ll.const_gep_i8(storage, pad);
@@ -254,10 +254,10 @@ impl ModTx<'_, '_> {
 
     /// Aliases of functions and of whole globals become aliases of their
     /// translations; anything else is refused.
-    pub fn declare_aliases(&mut self, aliases: &[V]) {
+    pub fn declare_aliases(&mut self, aliases: &[V<'m>]) {
         for (i, &a) in aliases.iter().enumerate() {
             let name = self.symbol_name(a, i);
-            let target = self.ll.aliasee(a);
+            let target = a.aliasee();
             let linkage = self.new_linkage(a);
             if let Some(&(entry, obj)) = self.fn_map.get(&target) {
                 let e = self.ll.add_alias(
@@ -270,15 +270,15 @@ impl ModTx<'_, '_> {
                     obj,
                     &format!("{SYMBOL_OBJ_PREFIX}{name}"),
                 );
-                self.ll.set_linkage(e, linkage);
-                self.ll.set_linkage(o, linkage);
+                e.set_linkage(linkage);
+                o.set_linkage(linkage);
                 self.obj_map.insert(a, GlobalTx::Function(target));
             } else if let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&target) {
-                let ty = self.ll.global_value_type(obj);
+                let ty = obj.global_value_type();
                 let o = self
                     .ll
                     .add_alias(ty, obj, &format!("{SYMBOL_OBJ_PREFIX}{name}"));
-                self.ll.set_linkage(o, linkage);
+                o.set_linkage(linkage);
                 self.obj_map.insert(a, GlobalTx::Data(o));
             } else {
                 self.error(
@@ -291,7 +291,7 @@ impl ModTx<'_, '_> {
     }
 
     /// Sets every defined global object's header and initial payload.
-    pub fn define_globals(&mut self, globals: &[V]) {
+    pub fn define_globals(&mut self, globals: &[V<'m>]) {
         self.image_mode = true;
         self.const_memo.clear();
         self.define_global_images(globals);
@@ -299,16 +299,16 @@ impl ModTx<'_, '_> {
         self.const_memo.clear();
     }
 
-    fn define_global_images(&mut self, globals: &[V]) {
+    fn define_global_images(&mut self, globals: &[V<'m>]) {
         for &g in globals {
             let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&g) else {
                 continue;
             };
-            if self.ll.is_declaration(g) {
+            if g.is_declaration() {
                 continue;
             }
-            let ty = self.ll.global_value_type(g);
-            let init = match self.ll.initializer(g) {
+            let ty = g.global_value_type();
+            let init = match g.initializer() {
                 Some(c) => match self.tx_const(c) {
                     Ok(t) => t.int,
                     Err(why) => {
@@ -325,7 +325,7 @@ impl ModTx<'_, '_> {
             let size = self.ll.size_of(ty);
             let upper = self.ll.const_gep_i8(obj, 16 + size);
             let mut flags = FLAG_GLOBAL;
-            if self.ll.is_constant_global(g) {
+            if g.is_global_constant() {
                 flags |= FLAG_READONLY;
             }
             let aux = aux_with_delta(flags, shadow_distance(size) as isize);
@@ -337,9 +337,9 @@ impl ModTx<'_, '_> {
                 Some(&(storage, pad)) => {
                     let pad = self.ll.zero(self.ll.array_ty(self.ll.i8(), pad));
                     let padded = self.ll.const_struct_packed(&[pad, value]);
-                    self.ll.set_initializer(storage, padded);
+                    storage.set_initializer(Some(padded));
                 }
-                None => self.ll.set_initializer(obj, value),
+                None => obj.set_initializer(Some(value)),
             }
         }
     }
@@ -347,19 +347,19 @@ impl ModTx<'_, '_> {
     /// The module's start-up function (registers its globals as roots and
     /// stores the capabilities of pointer initialisers), and native stubs
     /// for the program's constructors and destructors.
-    pub fn emit_startup(&mut self, functions: &[V], globals: &[V]) {
+    pub fn emit_startup(&mut self, functions: &[V<'m>], globals: &[V<'m>]) {
         let ll = &self.ll;
         let void_fn = ll.fn_ty(ll.void(), &[], false);
         let init = ll.add_function("gimso.module_init", void_fn);
-        ll.set_linkage(init, LLVMLinkage::LLVMInternalLinkage);
+        init.set_linkage(LLVMLinkage::LLVMInternalLinkage);
         let b = ll.append_block(init, "entry");
         ll.position_at_end(b);
         ll.set_debug_loc(std::ptr::null_mut());
         call(ll, "gimso_thread_attach", &[]);
-        let mut ctors: Vec<(u64, V)> = Vec::new();
-        let mut dtors: Vec<(u64, V)> = Vec::new();
+        let mut ctors: Vec<(u64, V<'m>)> = Vec::new();
+        let mut dtors: Vec<(u64, V<'m>)> = Vec::new();
         for &g in globals {
-            let name = self.ll.name(g);
+            let name = g.name();
             if name == "llvm.global_ctors" || name == "llvm.global_dtors" {
                 let list = self.structors(g);
                 if name == "llvm.global_ctors" {
@@ -372,20 +372,20 @@ impl ModTx<'_, '_> {
             let Some(&GlobalTx::Data(obj)) = self.obj_map.get(&g) else {
                 continue;
             };
-            if self.ll.is_declaration(g) {
+            if g.is_declaration() {
                 continue;
             }
-            let ty = self.ll.global_value_type(g);
+            let ty = g.global_value_type();
             let lower = self.ll.const_gep_i8(obj, 16);
             let mut leaves = Vec::new();
-            if let Some(c) = self.ll.initializer(g) {
+            if let Some(c) = g.initializer() {
                 if has_ptr(&self.ll, ty) {
                     if let Ok(t) = self.tx_const(c) {
                         self.pointer_leaves(ty, t, 0, &mut leaves);
                     }
                 }
             }
-            let readonly = self.ll.is_constant_global(g);
+            let readonly = g.is_global_constant();
             if !readonly || !leaves.is_empty() {
                 call(&self.ll, "gimso_register_global", &[lower, lower]);
             }
@@ -420,18 +420,18 @@ impl ModTx<'_, '_> {
     /// constant `ptrtoint` converts, in code or in initialisers (a string
     /// literal cast to `unsigned long`). Start-up exposes them, as a
     /// `ptrtoint` instruction exposes its object when it runs.
-    fn constant_ptrtoints(&self, functions: &[V], globals: &[V]) -> Vec<V> {
-        let mut roots: Vec<V> = Vec::new();
+    fn constant_ptrtoints(&self, functions: &[V<'m>], globals: &[V<'m>]) -> Vec<V<'m>> {
+        let mut roots: Vec<V<'m>> = Vec::new();
         for &f in functions {
-            for b in self.ll.blocks(f) {
-                for i in self.ll.instructions(b) {
-                    for k in 0..self.ll.num_operands(i) {
-                        roots.push(self.ll.operand(i, k));
+            for b in f.func().blocks() {
+                for i in b.instructions() {
+                    for k in 0..i.num_operands() {
+                        roots.push(i.operand(k));
                     }
                 }
             }
         }
-        roots.extend(globals.iter().filter_map(|&g| self.ll.initializer(g)));
+        roots.extend(globals.iter().filter_map(|&g| g.initializer()));
         let mut found = Vec::new();
         let mut seen = HashSet::new();
         for c in roots {
@@ -442,15 +442,15 @@ impl ModTx<'_, '_> {
 
     /// Collects into `found` the global values under a `ptrtoint` in the
     /// constant `c` (`under`: inside one already).
-    fn find_ptrtoints(&self, c: V, under: bool, found: &mut Vec<V>, seen: &mut HashSet<(V, bool)>) {
+    fn find_ptrtoints(&self, c: V<'m>, under: bool, found: &mut Vec<V<'m>>, seen: &mut HashSet<(V<'m>, bool)>) {
         if c.is_null() || !seen.insert((c, under)) {
             return;
         }
-        match self.ll.value_kind(c) {
+        match c.value_kind() {
             LLVMValueKind::LLVMFunctionValueKind
             | LLVMValueKind::LLVMGlobalVariableValueKind
             | LLVMValueKind::LLVMGlobalAliasValueKind
-                if under && !self.ll.name(c).starts_with("llvm.") =>
+                if under && !c.name().starts_with("llvm.") =>
             {
                 found.push(c);
             }
@@ -458,10 +458,10 @@ impl ModTx<'_, '_> {
             | LLVMValueKind::LLVMConstantStructValueKind
             | LLVMValueKind::LLVMConstantArrayValueKind
             | LLVMValueKind::LLVMConstantVectorValueKind => {
-                let ptrtoint = self.ll.value_kind(c) == LLVMValueKind::LLVMConstantExprValueKind
-                    && self.ll.const_opcode(c) == LLVMOpcode::LLVMPtrToInt;
-                for k in 0..self.ll.num_operands(c) {
-                    self.find_ptrtoints(self.ll.operand(c, k), under || ptrtoint, found, seen);
+                let ptrtoint = c.value_kind() == LLVMValueKind::LLVMConstantExprValueKind
+                    && c.const_opcode() == LLVMOpcode::LLVMPtrToInt;
+                for k in 0..c.num_operands() {
+                    self.find_ptrtoints(c.operand(k), under || ptrtoint, found, seen);
                 }
             }
             _ => {}
@@ -469,24 +469,24 @@ impl ModTx<'_, '_> {
     }
 
     /// (priority, original function) of each entry of a ctor/dtor list.
-    fn structors(&self, list: V) -> Vec<(u64, V)> {
-        let Some(init) = self.ll.initializer(list) else {
+    fn structors(&self, list: V<'m>) -> Vec<(u64, V<'m>)> {
+        let Some(init) = list.initializer() else {
             return Vec::new();
         };
-        let ty = self.ll.type_of(init);
-        if self.ll.kind(ty) != LLVMTypeKind::LLVMArrayTypeKind {
+        let ty = init.type_of();
+        if ty.kind() != LLVMTypeKind::LLVMArrayTypeKind {
             return Vec::new();
         }
-        let n = self.ll.array_len(ty);
+        let n = ty.array_len();
         let mut out = Vec::new();
         for i in 0..n as u32 {
-            let e = self.ll.aggregate_element(init, i);
+            let e = init.aggregate_element(i);
             if e.is_null() {
                 continue;
             }
-            let prio = self.ll.aggregate_element(e, 0);
-            let f = self.ll.aggregate_element(e, 1);
-            let prio = self.ll.const_int_value(prio).unwrap_or(65535);
+            let prio = e.aggregate_element(0);
+            let f = e.aggregate_element(1);
+            let prio = prio.const_int_value().unwrap_or(65535);
             if self.fn_map.contains_key(&f) {
                 out.push((prio, f));
             }
@@ -496,11 +496,11 @@ impl ModTx<'_, '_> {
 
     /// A native `void()` function calling compiled function `f` with no
     /// arguments on the calling thread.
-    fn structor_stub(&self, f: V, name: &str) -> V {
+    fn structor_stub(&self, f: V<'m>, name: &str) -> V<'m> {
         let ll = &self.ll;
         let (entry, obj) = self.fn_map[&f];
         let stub = ll.add_function(name, ll.fn_ty(ll.void(), &[], false));
-        ll.set_linkage(stub, LLVMLinkage::LLVMInternalLinkage);
+        stub.set_linkage(LLVMLinkage::LLVMInternalLinkage);
         let b = ll.append_block(stub, "entry");
         ll.position_at_end(b);
         ll.set_debug_loc(std::ptr::null_mut());
@@ -511,29 +511,29 @@ impl ModTx<'_, '_> {
         stub
     }
 
-    fn emit_structor_list(&self, name: &str, list: &[(u64, V)]) {
+    fn emit_structor_list(&self, name: &str, list: &[(u64, V<'m>)]) {
         if list.is_empty() {
             return;
         }
         let ll = &self.ll;
         let elem_ty = ll.struct_ty(&[ll.i32(), ll.ptr(), ll.ptr()]);
-        let elems: Vec<V> = list
+        let elems: Vec<V<'m>> = list
             .iter()
             .map(|&(p, f)| ll.const_struct(&[ll.i32c(p), f, ll.null_ptr()]))
             .collect();
         let arr = ll.const_array(elem_ty, &elems);
         let g = ll.add_global(ll.array_ty(elem_ty, list.len() as u64), name);
-        ll.set_linkage(g, LLVMLinkage::LLVMAppendingLinkage);
-        ll.set_initializer(g, arr);
+        g.set_linkage(LLVMLinkage::LLVMAppendingLinkage);
+        g.set_initializer(Some(arr));
     }
 
     /// Pointer leaves (offset, value) of a translated constant of `ty`.
-    fn pointer_leaves(&self, ty: T, t: Tx, base: u64, out: &mut Vec<(u64, Tx)>) {
+    fn pointer_leaves(&self, ty: T<'m>, t: Tx<'m>, base: u64, out: &mut Vec<(u64, Tx<'m>)>) {
         let ll = &self.ll;
-        match ll.kind(ty) {
+        match ty.kind() {
             LLVMTypeKind::LLVMPointerTypeKind => {
                 if let Some(cap) = t.cap {
-                    if ll.value_kind(cap)
+                    if cap.value_kind()
                         != inkwell::llvm_sys::LLVMValueKind::LLVMConstantPointerNullValueKind
                     {
                         out.push((base, t));
@@ -541,7 +541,7 @@ impl ModTx<'_, '_> {
                 }
             }
             LLVMTypeKind::LLVMStructTypeKind => {
-                for (i, f) in ll.struct_fields(ty).into_iter().enumerate() {
+                for (i, f) in ty.struct_fields().into_iter().enumerate() {
                     if !has_ptr(ll, f) {
                         continue;
                     }
@@ -551,11 +551,11 @@ impl ModTx<'_, '_> {
                 }
             }
             LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
-                let e = ll.elem_ty(ty);
-                let n = if ll.kind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
-                    ll.array_len(ty)
+                let e = ty.element_type();
+                let n = if ty.kind() == LLVMTypeKind::LLVMArrayTypeKind {
+                    ty.array_len()
                 } else {
-                    u64::from(ll.vector_len(ty))
+                    u64::from(ty.vector_len())
                 };
                 let stride = ll.size_of(e);
                 for i in 0..n {
@@ -567,16 +567,16 @@ impl ModTx<'_, '_> {
         }
     }
 
-    fn const_part(&self, t: Tx, i: u32) -> Tx {
+    fn const_part(&self, t: Tx<'m>, i: u32) -> Tx<'m> {
         Tx {
-            int: self.ll.aggregate_element(t.int, i),
-            cap: t.cap.map(|c| self.ll.aggregate_element(c, i)),
+            int: t.int.aggregate_element(i),
+            cap: t.cap.map(|c| c.aggregate_element(i)),
         }
     }
 
     /// Deletes the original functions, globals and aliases, and installs
     /// the new constructor and destructor lists.
-    pub fn delete_originals(&mut self, functions: &[V], globals: &[V], aliases: &[V]) {
+    pub fn delete_originals(&mut self, functions: &[V<'m>], globals: &[V<'m>], aliases: &[V<'m>]) {
         for &a in aliases {
             let target = match self.obj_map.get(&a) {
                 Some(&GlobalTx::Data(o)) => o,
@@ -591,13 +591,13 @@ impl ModTx<'_, '_> {
             }
         }
         for &g in globals {
-            self.ll.clear_initializer(g);
+            g.set_initializer(None);
         }
         // Uses first (from other original bodies and constants), then the
         // functions, whose deletion drops their bodies' own references.
         for &v in functions.iter().chain(globals) {
-            let undef = self.ll.undef(self.ll.type_of(v));
-            self.ll.replace_all_uses(v, undef);
+            let undef = self.ll.undef(v.type_of());
+            v.replace_all_uses_with(undef);
         }
         for &f in functions {
             self.ll.delete_function(f);
@@ -616,8 +616,8 @@ impl ModTx<'_, '_> {
         let Some(entry) = self.ll.get_function(&format!("{SYMBOL_FN_PREFIX}main")) else {
             return;
         };
-        if self.ll.is_declaration(entry)
-            || self.ll.linkage(entry) != LLVMLinkage::LLVMExternalLinkage
+        if entry.is_declaration()
+            || entry.linkage() != LLVMLinkage::LLVMExternalLinkage
         {
             return;
         }
@@ -635,9 +635,9 @@ impl ModTx<'_, '_> {
             ll,
             "gimso_start_main",
             &[
-                ll.param(main, 0),
-                ll.param(main, 1),
-                ll.param(main, 2),
+                main.func().param(0),
+                main.func().param(1),
+                main.func().param(2),
                 entry,
                 lower,
             ],
@@ -646,7 +646,7 @@ impl ModTx<'_, '_> {
     }
 }
 
-fn global_value<'a>(g: V) -> inkwell::values::GlobalValue<'a> {
+fn global_value<'m, 'a>(g: V<'m>) -> inkwell::values::GlobalValue<'a> {
     // SAFETY: `g` is a live global variable of the module being translated.
     unsafe { inkwell::values::GlobalValue::new(g) }
 }

@@ -123,59 +123,59 @@ impl Default for TranslateOptions {
 }
 
 /// (priority, native stub) of a constructor or destructor list.
-pub(crate) type Structors = Vec<(u64, V)>;
+pub(crate) type Structors<'m> = Vec<(u64, V<'m>)>;
 
 /// Module-wide translation state.
-pub(crate) struct ModTx<'a, 'ctx> {
-    pub ll: Ll,
-    pub module: &'a Module<'ctx>,
+pub(crate) struct ModTx<'m, 'ctx> {
+    pub ll: Ll<'m>,
+    pub module: &'m Module<'ctx>,
     pub sites: SiteTable<'ctx>,
     /// Original function → (its new entry, its object's header symbol).
-    pub fn_map: HashMap<V, (V, V)>,
+    pub fn_map: HashMap<V<'m>, (V<'m>, V<'m>)>,
     pub options: TranslateOptions,
     /// Original function defined here → its direct body ([`direct`]).
-    pub direct: HashMap<V, direct::Direct>,
+    pub direct: HashMap<V<'m>, direct::Direct<'m>>,
     /// Original global variable or alias → what it became.
-    pub obj_map: HashMap<V, GlobalTx>,
+    pub obj_map: HashMap<V<'m>, GlobalTx<'m>>,
     /// Original `landingpad` → its LSDA constant (an original global).
-    pub lsda_map: HashMap<V, V>,
+    pub lsda_map: HashMap<V<'m>, V<'m>>,
     /// Catch type → its selector ([`ModTx::type_id`]).
-    pub type_ids: HashMap<V, i64>,
+    pub type_ids: HashMap<V<'m>, i64>,
     /// Filter clauses numbered so far (their selectors are negative).
     pub filters: i64,
     /// Objects that are thread-local variables' initial images.
-    pub tls_objects: HashSet<V>,
+    pub tls_objects: HashSet<V<'m>>,
     /// Translated objects whose size and flags are known here.
-    pub static_objects: HashMap<V, StaticObject>,
+    pub static_objects: HashMap<V<'m>, StaticObject>,
     /// Over-aligned globals: the object symbol (an alias of the header)
     /// → the padded storage it lies in, and the padding before the header.
-    pub padded_objects: HashMap<V, (V, u64)>,
-    pub const_memo: HashMap<V, Tx>,
+    pub padded_objects: HashMap<V<'m>, (V<'m>, u64)>,
+    pub const_memo: HashMap<V<'m>, Tx<'m>>,
     /// Object symbols of weak declarations (`__attribute__((weak))` never
     /// defined here): null when the link leaves them undefined.
-    pub weak_objects: HashSet<V>,
+    pub weak_objects: HashSet<V<'m>>,
     /// While global images are built: a weak symbol's address is written
     /// as if it were defined (a static image cannot test for null), and
     /// start-up stores the tested pointer over it.
     pub image_mode: bool,
-    pub mentions_memo: HashMap<V, bool>,
-    pub block_ids: HashMap<(V, B), u64>,
+    pub mentions_memo: HashMap<V<'m>, bool>,
+    pub block_ids: HashMap<(V<'m>, B<'m>), u64>,
     pub errors: Vec<Diagnostic>,
     pub stats: TranslateStats,
     /// New (priority, function) constructor and destructor lists.
-    pub pending_structors: Option<(Structors, Structors)>,
+    pub pending_structors: Option<(Structors<'m>, Structors<'m>)>,
     /// Each function body's capability inference, made before any is
     /// translated (taken by its translation).
-    pub inferences: HashMap<V, crate::inttoptr::CapInference<'ctx>>,
+    pub inferences: HashMap<V<'m>, crate::inttoptr::CapInference<'ctx>>,
     /// Each function body → the 64-bit parameters whose capabilities it
     /// consumes ([`crate::inttoptr::param_cap_demands`]).
-    pub param_caps: HashMap<V, HashSet<u32>>,
+    pub param_caps: HashMap<V<'m>, HashSet<u32>>,
 }
 
-impl<'ctx> ModTx<'_, 'ctx> {
+impl<'m, 'ctx> ModTx<'m, 'ctx> {
     /// Runs the capability inference of every function body, then the
     /// module's fixpoint of which parameters' capabilities each consumes.
-    fn infer_capabilities(&mut self, functions: &[V]) {
+    fn infer_capabilities(&mut self, functions: &[V<'m>]) {
         use inkwell::values::{AsValueRef, FunctionValue};
         let mut bodies = HashMap::new();
         for &f in functions {
@@ -183,7 +183,7 @@ impl<'ctx> ModTx<'_, 'ctx> {
             let Some(fv) = (unsafe { FunctionValue::new(f) }) else {
                 continue;
             };
-            if !self.ll.is_declaration(f) {
+            if !f.is_declaration() {
                 bodies.insert(fv, crate::inttoptr::infer(fv));
             }
         }
@@ -207,45 +207,45 @@ impl<'ctx> ModTx<'_, 'ctx> {
     /// a direct call of a definition here that no other module can
     /// replace (not weak), called with the type it was defined with, and
     /// not variadic (its variadic arguments are no parameters).
-    pub fn known_callee(&self, call: V) -> Option<V> {
+    pub fn known_callee(&self, call: V<'m>) -> Option<V<'m>> {
         let ll = &self.ll;
         if !matches!(
-            ll.opcode(call),
+            call.opcode(),
             LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
         ) {
             return None;
         }
-        let f = ll.called_value(call);
+        let f = call.called_value();
         let bound = self.direct.get(&f).is_some_and(|d| d.bind);
-        let ty = ll.function_type_of(f);
-        (bound && ll.called_fn_type(call) == ty && !ll.is_vararg(ty)).then_some(f)
+        let ty = f.global_value_type();
+        (bound && call.called_fn_type() == ty && !ty.is_vararg()).then_some(f)
     }
 }
 
-impl ModTx<'_, '_> {
+impl<'m> ModTx<'m, '_> {
     /// A stable number for a block address: the function's name hash above
     /// bit 20, the block's rank plus one below. Ranks put the destinations
     /// of the function's `indirectbr`s first, in order, so that one
     /// `indirectbr` can map its numbers to code addresses through a dense
     /// table (see `FnTx::tx_branch`).
-    pub fn block_id(&mut self, f: V, b: B) -> u64 {
+    pub fn block_id(&mut self, f: V<'m>, b: B<'m>) -> u64 {
         if let Some(&id) = self.block_ids.get(&(f, b)) {
             return id;
         }
-        let name = self.ll.name(f);
+        let name = f.name();
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for byte in name.bytes() {
             h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
         }
-        let blocks = self.ll.blocks(f);
-        let mut order: Vec<B> = Vec::with_capacity(blocks.len());
+        let blocks = f.func().blocks();
+        let mut order: Vec<B<'m>> = Vec::with_capacity(blocks.len());
         let mut seen = HashSet::new();
         for &blk in &blocks {
-            let Some(t) = self.ll.terminator(blk) else {
+            let Some(t) = blk.terminator() else {
                 continue;
             };
-            if self.ll.opcode(t) == LLVMOpcode::LLVMIndirectBr {
-                for d in self.ll.successors(t) {
+            if t.opcode() == LLVMOpcode::LLVMIndirectBr {
+                for d in t.successors() {
                     if seen.insert(d) {
                         order.push(d);
                     }
@@ -281,7 +281,7 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
 }
 
 /// [`translate_module`] with `options`.
-pub fn translate_module_with(
+pub fn translate_module_with<'m>(
     module: &Module<'_>,
     options: &TranslateOptions,
 ) -> Result<TranslateStats, Vec<Diagnostic>> {
@@ -313,21 +313,21 @@ pub fn translate_module_with(
         inferences: HashMap::new(),
         param_caps: HashMap::new(),
     };
-    let old_functions: Vec<V> =
+    let old_functions: Vec<V<'m>> =
         m.ll.functions()
             .into_iter()
-            .filter(|&f| !m.ll.name(f).starts_with("llvm."))
+            .filter(|&f| !f.name().starts_with("llvm."))
             .collect();
     m.create_lsdas(&old_functions);
-    let old_globals: Vec<V> = m.ll.globals();
-    let old_aliases: Vec<V> = m.ll.aliases();
+    let old_globals: Vec<V<'m>> = m.ll.globals();
+    let old_aliases: Vec<V<'m>> = m.ll.aliases();
     m.declare_functions(&old_functions);
     m.declare_globals(&old_globals);
     m.declare_aliases(&old_aliases);
     m.define_globals(&old_globals);
     m.infer_capabilities(&old_functions);
     for &f in &old_functions {
-        if !m.ll.is_declaration(f) {
+        if !f.is_declaration() {
             function::translate_function(&mut m, f);
             m.stats.functions += 1;
         }
@@ -338,7 +338,7 @@ pub fn translate_module_with(
     }
     m.delete_originals(&old_functions, &old_globals, &old_aliases);
     if let Some(f) = m.ll.get_function(function::unwinding::NATIVE_SETJMP) {
-        m.ll.set_name(f, "_setjmp");
+        f.set_name("_setjmp");
     }
     m.emit_main();
     if let Err(e) = module.verify() {

@@ -73,7 +73,7 @@ pub const FAILURES: &[&str] = &[
     "gimso_unwind_into_nounwind",
 ];
 
-fn shape(ll: &Ll, s: &str) -> Vec<T> {
+fn shape<'m>(ll: &Ll<'m>, s: &str) -> Vec<T<'m>> {
     let mut out = Vec::new();
     for c in s.chars() {
         match c {
@@ -94,7 +94,7 @@ fn shape(ll: &Ll, s: &str) -> Vec<T> {
 ///
 /// # Panics
 /// If `name` is not in the table (a bug in the pass, caught by its tests).
-pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
+pub fn runtime<'m>(ll: &Ll<'m>, name: &str) -> (T<'m>, V<'m>) {
     let (_, params, ret) = SIGNATURES
         .iter()
         .find(|(n, _, _)| *n == name)
@@ -120,17 +120,17 @@ pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
     let f = ll.get_function(&symbol).unwrap_or_else(|| {
         let f = ll.runtime_fn(&symbol, fnty);
         if preserve_most {
-            ll.set_call_conv(f, PRESERVE_MOST_CC);
+            f.func().set_call_conv(PRESERVE_MOST_CC);
         }
         if name == "gimso_tls_address" {
             // The same answer for the same thread: repeated uses in one
             // function share one call.
-            ll.add_fn_attrs(f, &["memory", "nounwind", "willreturn"]);
+            f.func().add_fn_attrs(&["memory", "nounwind", "willreturn"]);
         }
         if FAILURES.contains(&name) {
             // Failure paths end the program: the optimiser keeps them out
             // of the way (cold blocks, no code after the call).
-            ll.add_fn_attrs(f, &["noreturn", "cold", "nounwind"]);
+            f.func().add_fn_attrs(&["noreturn", "cold", "nounwind"]);
         }
         f
     });
@@ -138,13 +138,13 @@ pub fn runtime(ll: &Ll, name: &str) -> (T, V) {
 }
 
 /// Calls runtime entry point `name` with `args`.
-pub fn call(ll: &Ll, name: &str, args: &[V]) -> V {
+pub fn call<'m>(ll: &Ll<'m>, name: &str, args: &[V<'m>]) -> V<'m> {
     let (fnty, f) = runtime(ll, name);
     ll.call(fnty, f, args)
 }
 
 /// The generic entry type `{i64, i64} (ptr, ptr, i64)`.
-pub fn entry_type(ll: &Ll) -> T {
+pub fn entry_type<'m>(ll: &Ll<'m>) -> T<'m> {
     let ret = ll.struct_ty(&[ll.i64(), ll.i64()]);
     ll.fn_ty(ret, &[ll.ptr(), ll.ptr(), ll.i64()], false)
 }

@@ -2,10 +2,10 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// A call; private stack slots whose address it gets (a copy each) are
     /// copied back when it returns.
-    pub(super) fn tx_call(&mut self, inst: V) {
+    pub(super) fn tx_call(&mut self, inst: V<'m>) {
         self.copied_for_call.clear();
         self.tx_call_inner(inst);
         let copies = std::mem::take(&mut self.copied_for_call);
@@ -26,8 +26,8 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    pub(super) fn tx_call_inner(&mut self, inst: V) {
-        let callee = self.m.ll.called_value(inst);
+    pub(super) fn tx_call_inner(&mut self, inst: V<'m>) {
+        let callee = inst.called_value();
         if self.call_forgets_checks(inst) {
             self.checked.clear();
         }
@@ -35,33 +35,33 @@ impl FnTx<'_, '_, '_> {
             self.tx_inline_asm(inst, callee);
             return;
         }
-        if is_a(self.m, callee, LLVMIsAFunction) && self.m.ll.name(callee).starts_with("llvm.") {
+        if is_a(self.m, callee, LLVMIsAFunction) && callee.name().starts_with("llvm.") {
             self.tx_intrinsic(inst, callee);
             return;
         }
         if is_a(self.m, callee, LLVMIsAFunction)
-            && unwinding::SETJMP_NAMES.contains(&self.m.ll.name(callee).as_str())
-            && self.m.ll.opcode(inst) == LLVMOpcode::LLVMCall
+            && unwinding::SETJMP_NAMES.contains(&callee.name().as_str())
+            && inst.opcode() == LLVMOpcode::LLVMCall
         {
             self.tx_setjmp(inst);
             return;
         }
         let ll = &self.m.ll;
-        let fnty = ll.called_fn_type(inst);
-        let nargs = ll.num_arg_operands(inst);
+        let fnty = inst.called_fn_type();
+        let nargs = inst.num_arg_operands();
         let mut types = Vec::new();
         let mut byval = Vec::new();
         for i in 0..nargs {
-            let a = ll.operand(inst, i);
-            let bv = ll.call_type_attr(inst, i, "byval");
+            let a = inst.operand(i);
+            let bv = inst.call_type_attr(i, "byval");
             byval.push(bv);
-            types.push(bv.unwrap_or(ll.type_of(a)));
+            types.push(bv.unwrap_or(a.type_of()));
         }
         let site = self.site();
         // Evaluate the callee and arguments before touching the buffers.
         let mut args = Vec::new();
         for i in 0..nargs {
-            let a = self.m.ll.operand(inst, i);
+            let a = inst.operand(i);
             let t = self.tx(a);
             let t = self.escaped_stack_arg(t);
             args.push(self.boundary_out(a, t));
@@ -69,7 +69,7 @@ impl FnTx<'_, '_, '_> {
         // A weak declaration may be null: called through its pointer, so
         // the call check reports a call of an undefined one.
         let weak = is_a(self.m, callee, LLVMIsAFunction)
-            && self.m.ll.linkage(callee) == LLVMLinkage::LLVMExternalWeakLinkage;
+            && callee.linkage() == LLVMLinkage::LLVMExternalWeakLinkage;
         if !weak && !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
             if let Some(w) = self.m.wrapper_entry(callee, fnty) {
                 self.wrapper_direct_call(inst, w, &args);
@@ -98,7 +98,7 @@ impl FnTx<'_, '_, '_> {
         };
         let fast = indirect
             && self.m.options.direct_calls
-            && self.m.ll.opcode(inst) == LLVMOpcode::LLVMCall
+            && inst.opcode() == LLVMOpcode::LLVMCall
             && !byval.iter().any(Option::is_some)
             && direct::signature_ok(&self.m.ll, fnty);
         if !fast {
@@ -129,22 +129,22 @@ impl FnTx<'_, '_, '_> {
         let body_at = gimso_abi::FUNCTION_BODY_OFFSET as u64;
         let body = ll.load(ll.ptr(), ll.gep_i8c(lower, body_at), 8);
         let direct_t = self.call_body(inst, body, fnty, &args);
-        let direct_end = self.m.ll.insert_block();
+        let direct_end = self.m.ll.current_block();
         self.m.ll.br(join);
         self.m.ll.position_at_end(to_entry);
         let generic_t = self.generic_call(inst, entry, lower, &types, &byval, args, site);
-        let generic_end = self.m.ll.insert_block();
+        let generic_end = self.m.ll.current_block();
         let ll = &self.m.ll;
         ll.br(join);
         ll.position_at_end(join);
         if direct_t.is_none() && generic_t.is_none() {
             return;
         }
-        let ty = ll.fn_ret(fnty);
-        let merge = |a: Option<V>, b: Option<V>| {
+        let ty = fnty.fn_ret();
+        let merge = |a: Option<V<'m>>, b: Option<V<'m>>| {
             let phi = ll.phi(ty);
-            ll.add_incoming(phi, a.unwrap_or_else(|| ll.zero(ty)), direct_end);
-            ll.add_incoming(phi, b.unwrap_or_else(|| ll.zero(ty)), generic_end);
+            phi.add_incoming(a.unwrap_or_else(|| ll.zero(ty)), direct_end);
+            phi.add_incoming(b.unwrap_or_else(|| ll.zero(ty)), generic_end);
             phi
         };
         let int = merge(direct_t.map(|t| t.int), generic_t.map(|t| t.int));
@@ -160,16 +160,16 @@ impl FnTx<'_, '_, '_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn generic_call(
         &mut self,
-        inst: V,
-        entry: V,
-        lower: V,
-        types: &[T],
-        byval: &[Option<T>],
-        args: Vec<Tx>,
-        site: V,
-    ) -> Option<Tx> {
+        inst: V<'m>,
+        entry: V<'m>,
+        lower: V<'m>,
+        types: &[T<'m>],
+        byval: &[Option<T<'m>>],
+        args: Vec<Tx<'m>>,
+        site: V<'m>,
+    ) -> Option<Tx<'m>> {
         let layout = cc_layout(&self.m.ll, types);
-        let fnty = self.m.ll.called_fn_type(inst);
+        let fnty = inst.called_fn_type();
         let (payload, caps) = self.write_buffers(layout.bytes);
         self.zero_caps(caps, layout.bytes);
         for (i, t) in args.into_iter().enumerate() {
@@ -198,7 +198,7 @@ impl FnTx<'_, '_, '_> {
         );
         self.unwind_check(inst, r);
         let ll = &self.m.ll;
-        let ret_ty = ll.fn_ret(fnty);
+        let ret_ty = fnty.fn_ret();
         let expected = ret_bytes(ll, ret_ty);
         if expected == 0 {
             return None;
@@ -217,7 +217,7 @@ impl FnTx<'_, '_, '_> {
 
     /// A call through a direct entry ([`super::direct`]): arguments and
     /// result in registers.
-    pub(super) fn direct_call(&mut self, inst: V, target: V, fnty: T, args: &[Tx]) {
+    pub(super) fn direct_call(&mut self, inst: V<'m>, target: V<'m>, fnty: T<'m>, args: &[Tx<'m>]) {
         self.m.stats.direct_calls += 1;
         let t = self.call_body(inst, target, fnty, args);
         self.finish_call(inst, t);
@@ -229,16 +229,16 @@ impl FnTx<'_, '_, '_> {
     /// exception word (wrappers never unwind).
     pub(super) fn wrapper_direct_call(
         &mut self,
-        inst: V,
+        inst: V<'m>,
         w: &gimso_abi::DirectWrapper,
-        args: &[Tx],
+        args: &[Tx<'m>],
     ) {
         self.m.stats.wrapper_direct_calls += 1;
         let ll = &self.m.ll;
-        let fnty = ll.called_fn_type(inst);
-        let is_ptr = |t: T| ll.kind(t) == LLVMTypeKind::LLVMPointerTypeKind;
+        let fnty = inst.called_fn_type();
+        let is_ptr = |t: T<'m>| t.kind() == LLVMTypeKind::LLVMPointerTypeKind;
         let (mut params, mut values) = (Vec::new(), Vec::new());
-        for (&ty, t) in ll.fn_params(fnty).iter().zip(args) {
+        for (&ty, t) in fnty.fn_params().iter().zip(args) {
             params.push(ty);
             values.push(t.int);
             if is_ptr(ty) {
@@ -246,7 +246,7 @@ impl FnTx<'_, '_, '_> {
                 values.push(t.cap.unwrap_or_else(|| ll.null_ptr()));
             }
         }
-        let ret = ll.fn_ret(fnty);
+        let ret = fnty.fn_ret();
         let rty = if is_ptr(ret) {
             ll.struct_ty(&[ret, ret])
         } else {
@@ -257,7 +257,7 @@ impl FnTx<'_, '_, '_> {
             .get_function(w.symbol)
             .unwrap_or_else(|| ll.runtime_fn(w.symbol, entry_ty));
         let r = ll.call(entry_ty, f, &values);
-        let t = if ll.kind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
+        let t = if ret.kind() == LLVMTypeKind::LLVMVoidTypeKind {
             None
         } else if is_ptr(ret) {
             Some(Tx {
@@ -272,7 +272,7 @@ impl FnTx<'_, '_, '_> {
 
     /// Calls direct body `target` (of original type `fnty`) for `inst`;
     /// returns its result. Leaves invoke edges to the caller.
-    pub(super) fn call_body(&mut self, inst: V, target: V, fnty: T, args: &[Tx]) -> Option<Tx> {
+    pub(super) fn call_body(&mut self, inst: V<'m>, target: V<'m>, fnty: T<'m>, args: &[Tx<'m>]) -> Option<Tx<'m>> {
         self.set_frame_lsda(inst);
         let ll = &self.m.ll;
         let values = direct::direct_args(ll, fnty, self.thread, args);
@@ -283,13 +283,13 @@ impl FnTx<'_, '_, '_> {
 
     /// Gives call `inst` its result and, for an invoke, the edge to its
     /// normal destination.
-    pub(super) fn finish_call(&mut self, inst: V, t: Option<Tx>) {
+    pub(super) fn finish_call(&mut self, inst: V<'m>, t: Option<Tx<'m>>) {
         if let Some(t) = t {
             let t = self.boundary_in(inst, t);
             self.set(inst, t);
         }
-        if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
-            let normal = self.m.ll.successors(inst)[0];
+        if inst.opcode() == LLVMOpcode::LLVMInvoke {
+            let normal = inst.successors()[0];
             self.edge_to(normal);
         }
     }
@@ -297,18 +297,18 @@ impl FnTx<'_, '_, '_> {
     /// The generic entry of a function with a direct body: checks the
     /// argument size, reads the CC buffers, calls the body and writes its
     /// result back (or returns unwinding).
-    pub(super) fn emit_generic_entry(&mut self, generic: V) {
+    pub(super) fn emit_generic_entry(&mut self, generic: V<'m>) {
         let site = self.site_for_function();
         let body = self.new;
         self.new = generic;
-        self.thread = self.m.ll.param(generic, 0);
-        let arg_bytes = self.m.ll.param(generic, 2);
+        self.thread = generic.func().param(0);
+        let arg_bytes = generic.func().param(2);
         let ll = &self.m.ll;
         let entry = ll.append_block(generic, "gimso.entry");
         ll.position_at_end(entry);
         ll.set_debug_loc(std::ptr::null_mut());
-        let fnty = ll.function_type_of(self.old);
-        let types = ll.fn_params(fnty);
+        let fnty = self.old.global_value_type();
+        let types = fnty.fn_params();
         let layout = cc_layout(ll, &types);
         if layout.bytes > 0 {
             let ok = ll.icmp(
@@ -327,7 +327,7 @@ impl FnTx<'_, '_, '_> {
         let mut args = Vec::new();
         for (i, &ty) in types.iter().enumerate() {
             let t = self.read_buf(ty, payload, caps, layout.offsets[i]);
-            let t = if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+            let t = if self.m.options.exposed_provenance && ty.is_ptr() {
                 // Passed as an integer by a caller of another type.
                 self.recover_exposed(t)
             } else {
@@ -348,7 +348,7 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(exc);
         ll.ret(ll.const_struct(&[ll.i64c(1), ll.i64c(0)]));
         ll.position_at_end(cont);
-        let ret_ty = ll.fn_ret(fnty);
+        let ret_ty = fnty.fn_ret();
         let bytes = ret_bytes(ll, ret_ty);
         if let Some(t) = direct::direct_value(ll, fnty, r) {
             let (payload, caps) = self.write_buffers(bytes);
@@ -361,7 +361,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The inline call check: a function capability whose entry word is
     /// the intval; the runtime reports anything else.
-    pub(super) fn check_call(&mut self, int: V, cap: V, site: V) {
+    pub(super) fn check_call(&mut self, int: V<'m>, cap: V<'m>, site: V<'m>) {
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let nonnull = ll.icmp(

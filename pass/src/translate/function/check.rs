@@ -6,16 +6,16 @@ use super::*;
 use crate::translate::consts::StaticBounds;
 
 /// What an access check must still test after merging ([`FnTx::plan_check`]).
-struct CheckPlan {
+struct CheckPlan<'m> {
     need: checked::Need,
     /// The access's constant offset from its root.
     off: i64,
     /// The bytes to check, `root + [span.0, span.0 + span.1)`: the access's
     /// own unless widened to cover later ones.
     span: (i64, u64),
-    covered: Option<widen::Covered>,
+    covered: Option<widen::Covered<'m>>,
     /// A global defined here: its bounds are constants.
-    fixed: Option<StaticBounds>,
+    fixed: Option<StaticBounds<'m>>,
     /// The object's size, when a constant (a global, a stack object).
     size_known: Option<u64>,
 }
@@ -68,23 +68,23 @@ fn refine(mut need: Need, span_lo: i64, known: Known) -> Need {
 
 /// The values the bounds compare of one check is built from.
 #[derive(Clone, Copy)]
-struct BoundsTest {
-    addr: V,
-    lower: V,
-    cap: V,
+struct BoundsTest<'m> {
+    addr: V<'m>,
+    lower: V<'m>,
+    cap: V<'m>,
     off: i64,
     span: (i64, u64),
-    fixed: Option<StaticBounds>,
+    fixed: Option<StaticBounds<'m>>,
     size_known: Option<u64>,
     /// Whether the null test before it is one the code generator may fold
     /// into the header load.
     implicit: bool,
 }
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// The inline access check of `size` bytes at `p`: the parts earlier
     /// checks on every path here do not imply ([`checked`]).
-    pub(super) fn check(&mut self, p: Tx, size: u64, align: u64, write: bool) {
+    pub(super) fn check(&mut self, p: Tx<'m>, size: u64, align: u64, write: bool) {
         if let Some(plan) = self.plan_check(p, size, align, write) {
             self.emit_check(p, size, align, write, plan);
         }
@@ -93,7 +93,7 @@ impl FnTx<'_, '_, '_> {
     /// What the check of `size` bytes at `p` must still test, or `None`
     /// when nothing (trusted, proven statically, or implied by the checks
     /// that dominate it). Records this check as passed for later ones.
-    fn plan_check(&mut self, p: Tx, size: u64, align: u64, write: bool) -> Option<CheckPlan> {
+    fn plan_check(&mut self, p: Tx<'m>, size: u64, align: u64, write: bool) -> Option<CheckPlan<'m>> {
         if self.trusted_ptr(p) {
             return None;
         }
@@ -170,7 +170,7 @@ impl FnTx<'_, '_, '_> {
     /// Emits the tests `plan` leaves for the access of `size` bytes at `p`:
     /// the guards before the bounds (alignment, null, read-only), the
     /// bounds compare, and the failure block.
-    fn emit_check(&mut self, p: Tx, size: u64, align: u64, write: bool, plan: CheckPlan) {
+    fn emit_check(&mut self, p: Tx<'m>, size: u64, align: u64, write: bool, plan: CheckPlan<'m>) {
         let CheckPlan {
             need,
             off,
@@ -310,7 +310,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The `i1` that says whether the access's span passes `bounds`
     /// (`Known`: always).
-    fn bounds_test(&self, which: Bounds, t: &BoundsTest) -> V {
+    fn bounds_test(&self, which: Bounds, t: &BoundsTest<'m>) -> V<'m> {
         let ll = &self.m.ll;
         let BoundsTest {
             addr,
@@ -388,7 +388,7 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    pub(super) fn trusted_ptr(&self, p: Tx) -> bool {
+    pub(super) fn trusted_ptr(&self, p: Tx<'m>) -> bool {
         self.trusted_ints.contains(&p.int)
     }
 }

@@ -2,16 +2,16 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
-    pub(super) fn tx_ret(&mut self, inst: V) {
-        if self.m.ll.num_operands(inst) == 0 {
+impl<'m> FnTx<'_, 'm, '_> {
+    pub(super) fn tx_ret(&mut self, inst: V<'m>) {
+        if inst.num_operands() == 0 {
             self.pop_frame();
             self.return_with(false, None);
             return;
         }
         let ll = &self.m.ll;
-        let v = ll.operand(inst, 0);
-        let ty = ll.type_of(v);
+        let v = inst.operand(0);
+        let ty = v.type_of();
         let bytes = ret_bytes(ll, ty);
         let t = self.tx(v);
         let t = self.boundary_out(v, t);
@@ -30,16 +30,16 @@ impl FnTx<'_, '_, '_> {
     /// Returns from the body: unwinding, or normally with nothing or with
     /// `value` (a direct body only; a generic entry has written its value
     /// to the CC buffers, and `bytes` is read from the function's type).
-    pub(super) fn return_with(&mut self, exception: bool, value: Option<Tx>) {
+    pub(super) fn return_with(&mut self, exception: bool, value: Option<Tx<'m>>) {
         let ll = &self.m.ll;
-        let fnty = ll.function_type_of(self.old);
+        let fnty = self.old.global_value_type();
         let r = if self.arg_bytes.is_none() {
             direct::direct_result(ll, fnty, exception, value)
         } else {
             let bytes = if exception {
                 0
             } else {
-                ret_bytes(ll, ll.fn_ret(fnty))
+                ret_bytes(ll, fnty.fn_ret())
             };
             ll.const_struct(&[ll.i64c(u64::from(exception)), ll.i64c(bytes)])
         };
@@ -49,8 +49,8 @@ impl FnTx<'_, '_, '_> {
     // ---- branches -------------------------------------------------------------------
 
     /// An unconditional branch to the translation of old block `to`.
-    pub(super) fn edge_to(&mut self, to: B) {
-        let from = self.m.ll.insert_block();
+    pub(super) fn edge_to(&mut self, to: B<'m>) {
+        let from = self.m.ll.current_block();
         let target = self.branch_target(from, to);
         self.m.ll.br(target);
     }
@@ -59,7 +59,7 @@ impl FnTx<'_, '_, '_> {
     /// translation of `to`, or on a back edge a block that polls the
     /// safepoint and then goes there (one per edge). Records the edge that
     /// reaches `to`'s phis.
-    pub(super) fn branch_target(&mut self, from: B, to: B) -> B {
+    pub(super) fn branch_target(&mut self, from: B<'m>, to: B<'m>) -> B<'m> {
         let edge = (self.cur_old_block, to);
         let Some(made) = self.back_edges.get(&edge).copied() else {
             self.edges.push((from, self.cur_old_block, to));
@@ -73,24 +73,24 @@ impl FnTx<'_, '_, '_> {
         self.m.ll.position_at_end(poll);
         self.set_loc_line0();
         self.pollcheck();
-        let last = self.m.ll.insert_block();
+        let last = self.m.ll.current_block();
         self.m.ll.br(self.block_map[&to]);
         self.edges.push((last, self.cur_old_block, to));
         self.m.ll.position_at_end(from);
         poll
     }
 
-    pub(super) fn tx_branch(&mut self, inst: V) {
+    pub(super) fn tx_branch(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let op = ll.opcode(inst);
-        let from = ll.insert_block();
-        let succ = ll.successors(inst);
+        let op = inst.opcode();
+        let from = ll.current_block();
+        let succ = inst.successors();
         match op {
             LLVMOpcode::LLVMBr if succ.len() == 1 => {
                 self.edge_to(succ[0]);
             }
             LLVMOpcode::LLVMBr => {
-                let c = self.tx(self.m.ll.operand(inst, 0)).int;
+                let c = self.tx(inst.operand(0)).int;
                 let (t, f) = (
                     self.branch_target(from, succ[0]),
                     self.branch_target(from, succ[1]),
@@ -98,14 +98,14 @@ impl FnTx<'_, '_, '_> {
                 self.m.ll.cond_br(c, t, f);
             }
             LLVMOpcode::LLVMSwitch => {
-                let c = self.tx(ll.operand(inst, 0)).int;
-                let n = self.m.ll.num_operands(inst);
+                let c = self.tx(inst.operand(0)).int;
+                let n = inst.num_operands();
                 let mut cases = Vec::new();
                 let mut i = 2;
                 while i + 1 < n {
                     let ll = &self.m.ll;
-                    let val = ll.operand(inst, i);
-                    let dest = ll.value_as_block(ll.operand(inst, i + 1));
+                    let val = inst.operand(i);
+                    let dest = inst.operand(i + 1).as_block().expect("a block value");
                     cases.push((val, self.branch_target(from, dest)));
                     i += 2;
                 }
@@ -120,11 +120,11 @@ impl FnTx<'_, '_, '_> {
                 // copy into each predecessor (a computed-goto interpreter
                 // keeps one indirect jump per handler). Anything else
                 // reaches the failure block.
-                let addr = self.tx(ll.operand(inst, 0)).int;
+                let addr = self.tx(inst.operand(0)).int;
                 let ll = &self.m.ll;
                 let key = ll.ptrtoint(addr, ll.i64());
                 let bad = ll.append_block(self.new, "");
-                let mut dests: Vec<(u64, B)> = Vec::new();
+                let mut dests: Vec<(u64, B<'m>)> = Vec::new();
                 let mut seen = HashSet::new();
                 for &s in &succ {
                     if seen.insert(s) {
@@ -136,7 +136,7 @@ impl FnTx<'_, '_, '_> {
                 let lo = dests.iter().map(|d| d.0).min().unwrap_or(0);
                 let hi = dests.iter().map(|d| d.0).max().unwrap_or(0);
                 let span = hi.saturating_sub(lo) + 1;
-                let target = match self.constant_dispatch(self.m.ll.operand(inst, 0), &dests, bad) {
+                let target = match self.constant_dispatch(inst.operand(0), &dests, bad) {
                     Some(t) => Some(t),
                     None if !dests.is_empty() && span <= 4 * dests.len() as u64 + 16 => {
                         let mut codes = vec![bad; span as usize];
@@ -150,7 +150,7 @@ impl FnTx<'_, '_, '_> {
                         let go = ll.append_block(self.new, "");
                         ll.cond_br(valid, go, bad);
                         ll.position_at_end(go);
-                        let slot = ll.gep(ll.global_value_type(table), table, &[ll.i64c(0), index]);
+                        let slot = ll.gep(table.global_value_type(), table, &[ll.i64c(0), index]);
                         Some(ll.load(ll.ptr(), slot, 8))
                     }
                     None => None,
@@ -158,19 +158,19 @@ impl FnTx<'_, '_, '_> {
                 let ll = &self.m.ll;
                 match target {
                     Some(target) => {
-                        let mut targets: Vec<B> =
+                        let mut targets: Vec<B<'m>> =
                             dests.iter().map(|d| self.block_map[&d.1]).collect();
                         targets.push(bad);
                         ll.indirect_br(target, &targets);
                         // The destinations' phis see the jump's block as
                         // their predecessor.
-                        let here = ll.insert_block();
+                        let here = ll.current_block();
                         for e in self.edges.iter_mut().rev().take(dests.len()) {
                             e.0 = here;
                         }
                     }
                     None => {
-                        let cases: Vec<(V, B)> = dests
+                        let cases: Vec<(V<'m>, B<'m>)> = dests
                             .iter()
                             .map(|&(id, s)| (ll.i64c(id), self.block_map[&s]))
                             .collect();
@@ -192,47 +192,47 @@ impl FnTx<'_, '_, '_> {
     /// parallel table of code addresses, so the jump needs no number
     /// lookup. The load of `@G` stays, with its bounds check; elements that
     /// are not destinations of this `indirectbr` lead to `bad`.
-    pub(super) fn constant_dispatch(&mut self, addr: V, dests: &[(u64, B)], bad: B) -> Option<V> {
+    pub(super) fn constant_dispatch(&mut self, addr: V<'m>, dests: &[(u64, B<'m>)], bad: B<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if ll.value_kind(addr) != LLVMValueKind::LLVMInstructionValueKind
-            || ll.opcode(addr) != LLVMOpcode::LLVMLoad
-            || ll.is_volatile(addr)
+        if addr.value_kind() != LLVMValueKind::LLVMInstructionValueKind
+            || addr.opcode() != LLVMOpcode::LLVMLoad
+            || addr.is_volatile()
         {
             return None;
         }
-        let gep = ll.operand(addr, 0);
-        if ll.value_kind(gep) != LLVMValueKind::LLVMInstructionValueKind
-            || ll.opcode(gep) != LLVMOpcode::LLVMGetElementPtr
+        let gep = addr.operand(0);
+        if gep.value_kind() != LLVMValueKind::LLVMInstructionValueKind
+            || gep.opcode() != LLVMOpcode::LLVMGetElementPtr
         {
             return None;
         }
-        let table = ll.operand(gep, 0);
-        if ll.value_kind(table) != LLVMValueKind::LLVMGlobalVariableValueKind
-            || !ll.is_constant_global(table)
+        let table = gep.operand(0);
+        if table.value_kind() != LLVMValueKind::LLVMGlobalVariableValueKind
+            || !table.is_global_constant()
         {
             return None;
         }
-        let init = ll.initializer(table)?;
-        if ll.value_kind(init) != LLVMValueKind::LLVMConstantArrayValueKind {
+        let init = table.initializer()?;
+        if init.value_kind() != LLVMValueKind::LLVMConstantArrayValueKind {
             return None;
         }
         let mut codes = Vec::new();
-        for i in 0..ll.num_operands(init) {
-            let e = ll.operand(init, i);
-            if ll.value_kind(e) != LLVMValueKind::LLVMBlockAddressValueKind {
+        for i in 0..init.num_operands() {
+            let e = init.operand(i);
+            if e.value_kind() != LLVMValueKind::LLVMBlockAddressValueKind {
                 return None;
             }
-            let b = ll.block_of_blockaddress(e);
+            let b = e.operand(1).as_block().expect("blockaddress of a block");
             let to = match dests.iter().find(|d| d.1 == b) {
-                Some(d) if ll.block_parent(b) == self.old => self.block_map[&d.1],
+                Some(d) if b.parent().expect("a block in a function").as_value() == self.old => self.block_map[&d.1],
                 _ => bad,
             };
             codes.push(to);
         }
-        let src = ll.gep_source_type(gep);
-        let n = ll.num_operands(gep);
-        let idx: Vec<V> = (1..n).map(|i| self.m.ll.operand(gep, i)).collect();
-        let idx: Vec<V> = idx.into_iter().map(|v| self.tx(v).int).collect();
+        let src = gep.gep_source_type();
+        let n = gep.num_operands();
+        let idx: Vec<V<'m>> = (1..n).map(|i| gep.operand(i)).collect();
+        let idx: Vec<V<'m>> = idx.into_iter().map(|v| self.tx(v).int).collect();
         let table = self.code_table(&codes);
         let ll = &self.m.ll;
         let slot = ll.gep(src, table, &idx);
@@ -241,17 +241,17 @@ impl FnTx<'_, '_, '_> {
 
     /// A private constant table of the code addresses of `blocks` (of the
     /// new function), for an `indirectbr` to jump through.
-    pub(super) fn code_table(&self, blocks: &[B]) -> V {
+    pub(super) fn code_table(&self, blocks: &[B<'m>]) -> V<'m> {
         let ll = &self.m.ll;
-        let codes: Vec<V> = blocks
+        let codes: Vec<V<'m>> = blocks
             .iter()
             .map(|&b| ll.block_address(self.new, b))
             .collect();
         let init = ll.const_array(ll.ptr(), &codes);
-        let g = ll.add_global(ll.type_of(init), "gimso.indirectbr");
-        ll.set_initializer(g, init);
-        ll.set_constant_global(g);
-        ll.set_linkage(g, LLVMLinkage::LLVMPrivateLinkage);
+        let g = ll.add_global(init.type_of(), "gimso.indirectbr");
+        g.set_initializer(Some(init));
+        g.set_global_constant(true);
+        g.set_linkage(LLVMLinkage::LLVMPrivateLinkage);
         g
     }
 
@@ -260,8 +260,8 @@ impl FnTx<'_, '_, '_> {
         let int_caps = std::mem::take(&mut self.int_cap_phis);
         let edges = std::mem::take(&mut self.edges);
         for (old, t) in phis {
-            let home = self.m.ll.instructions_parent(old);
-            let incoming = self.m.ll.incoming(old);
+            let home = old.block();
+            let incoming = old.incoming();
             for &(np, op, os) in &edges {
                 if os != home {
                     continue;
@@ -270,16 +270,16 @@ impl FnTx<'_, '_, '_> {
                     continue;
                 };
                 let tv = self.tx(v);
-                self.m.ll.add_incoming(t.int, tv.int, np);
+                t.int.add_incoming(tv.int, np);
                 if let Some(cp) = t.cap {
                     let c = self.cap(v);
-                    self.m.ll.add_incoming(cp, c, np);
+                    cp.add_incoming(c, np);
                 }
             }
         }
         for (old, cp) in int_caps {
-            let home = self.m.ll.instructions_parent(old);
-            let incoming = self.m.ll.incoming(old);
+            let home = old.block();
+            let incoming = old.incoming();
             for &(np, op, os) in &edges {
                 if os != home {
                     continue;
@@ -288,7 +288,7 @@ impl FnTx<'_, '_, '_> {
                     continue;
                 };
                 let c = self.int_cap(v);
-                self.m.ll.add_incoming(cp, c, np);
+                cp.add_incoming(c, np);
             }
         }
     }

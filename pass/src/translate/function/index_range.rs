@@ -17,42 +17,42 @@ const MAX_STRIDE: i64 = 1 << 20;
 
 /// An exclusive upper bound of integer `v` read as a signed value of its
 /// own width, when `v` is provably in `[0, bound)` with `bound <= 2^32`.
-pub(super) fn nonneg_bound(ll: &Ll, v: V) -> Option<u64> {
-    if ll.kind(ll.type_of(v)) != LLVMTypeKind::LLVMIntegerTypeKind {
+pub(super) fn nonneg_bound<'m>(ll: &Ll<'m>, v: V<'m>) -> Option<u64> {
+    if v.type_of().kind() != LLVMTypeKind::LLVMIntegerTypeKind {
         return None;
     }
-    let width = ll.int_width(ll.type_of(v));
+    let width = v.type_of().int_width();
     if width == 0 || width > 64 {
         return None;
     }
     if ll.is_a(v, LLVMIsAConstantInt) {
-        let c = ll.const_int_svalue(v)?;
+        let c = v.const_int_svalue()?;
         return (0..MAX_BOUND as i64).contains(&c).then_some(c as u64 + 1);
     }
     if !ll.is_a(v, LLVMIsAInstruction) {
         return None;
     }
-    match ll.opcode(v) {
+    match v.opcode() {
         // A zero-extended narrower value: non-negative in the wider type.
         LLVMOpcode::LLVMZExt => {
-            let src = ll.type_of(ll.operand(v, 0));
-            if ll.kind(src) != LLVMTypeKind::LLVMIntegerTypeKind {
+            let src = v.operand(0).type_of();
+            if src.kind() != LLVMTypeKind::LLVMIntegerTypeKind {
                 return None;
             }
-            let from = ll.int_width(src);
+            let from = src.int_width();
             (from < width && from <= 32).then(|| 1u64 << from)
         }
         // A mask with a non-negative constant.
         LLVMOpcode::LLVMAnd => {
             let mask = [0, 1]
                 .into_iter()
-                .filter_map(|i| ll.const_int_svalue(ll.operand(v, i)))
+                .filter_map(|i| v.operand(i).const_int_svalue())
                 .find(|&m| (0..MAX_BOUND as i64).contains(&m))?;
             Some(mask as u64 + 1)
         }
         // A logical right shift leaves at most `width - k` bits.
         LLVMOpcode::LLVMLShr => {
-            let k = ll.const_int_value(ll.operand(v, 1))?;
+            let k = v.operand(1).const_int_value()?;
             let bits = u64::from(width).checked_sub(k)?;
             (bits <= 32 && bits < u64::from(width)).then(|| 1u64 << bits)
         }
@@ -63,8 +63,8 @@ pub(super) fn nonneg_bound(ll: &Ll, v: V) -> Option<u64> {
 /// For a GEP on `base` of source type `src` with (translated) indices
 /// `idx`, of which exactly one, at position `at`, is variable and
 /// non-negative: the constant byte offset with that index at zero.
-pub(super) fn min_offset(ll: &Ll, src: T, idx: &[V], at: usize) -> Option<i64> {
-    let ty = ll.type_of(idx[at]);
+pub(super) fn min_offset<'m>(ll: &Ll<'m>, src: T<'m>, idx: &[V<'m>], at: usize) -> Option<i64> {
+    let ty = idx[at].type_of();
     let with = |n: u64| {
         let mut v = idx.to_vec();
         v[at] = ll.const_int(ty, n);

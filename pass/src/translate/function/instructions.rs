@@ -3,10 +3,10 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
-    pub(super) fn translate(&mut self, inst: V) {
+impl<'m> FnTx<'_, 'm, '_> {
+    pub(super) fn translate(&mut self, inst: V<'m>) {
         use LLVMOpcode::*;
-        let op = self.m.ll.opcode(inst);
+        let op = inst.opcode();
         match op {
             LLVMPHI => self.tx_phi(inst),
             LLVMAlloca => self.tx_alloca(inst),
@@ -14,21 +14,21 @@ impl FnTx<'_, '_, '_> {
             LLVMStore => self.tx_store(inst),
             LLVMGetElementPtr => self.tx_gep(inst),
             LLVMPtrToInt => {
-                let src = self.tx(self.m.ll.operand(inst, 0));
+                let src = self.tx(inst.operand(0));
                 if self.m.options.exposed_provenance {
                     self.expose(src);
                 }
-                let ty = self.m.ll.type_of(inst);
+                let ty = inst.type_of();
                 let v = self.m.ll.ptrtoint(src.int, ty);
                 self.set(inst, Tx::plain(v));
             }
             LLVMIntToPtr => self.tx_inttoptr(inst),
-            LLVMBitCast | LLVMAddrSpaceCast if has_ptr(&self.m.ll, self.m.ll.type_of(inst)) => {
-                let src = self.tx(self.m.ll.operand(inst, 0));
+            LLVMBitCast | LLVMAddrSpaceCast if has_ptr(&self.m.ll, inst.type_of()) => {
+                let src = self.tx(inst.operand(0));
                 self.set(inst, src);
             }
             LLVMFreeze => {
-                let src = self.tx(self.m.ll.operand(inst, 0));
+                let src = self.tx(inst.operand(0));
                 self.set(inst, src);
             }
             LLVMSelect => self.tx_select(inst),
@@ -56,7 +56,7 @@ impl FnTx<'_, '_, '_> {
                     "va_arg",
                     "clang lowers va_arg itself on x86-64; this form is not supported yet",
                 );
-                let z = self.zero(self.m.ll.type_of(inst));
+                let z = self.zero(inst.type_of());
                 self.set(inst, z);
             }
             _ => self.tx_generic(inst),
@@ -65,25 +65,25 @@ impl FnTx<'_, '_, '_> {
 
     /// Instructions with no pointer semantics: cloned with translated
     /// operands (pointer operands contribute their intval).
-    pub(super) fn tx_generic(&mut self, inst: V) {
-        let mut n = self.m.ll.num_operands(inst);
+    pub(super) fn tx_generic(&mut self, inst: V<'m>) {
+        let mut n = inst.num_operands();
         if matches!(
-            self.m.ll.opcode(inst),
+            inst.opcode(),
             LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
         ) {
             n -= 1; // the callee (an intrinsic or inline asm) stays
         }
-        let c = self.m.ll.clone_inst(inst);
+        let c = inst.clone_inst();
         for i in 0..n {
-            let o = self.m.ll.operand(inst, i);
-            if self.m.ll.value_kind(o) == LLVMValueKind::LLVMMetadataAsValueValueKind {
+            let o = inst.operand(i);
+            if o.value_kind() == LLVMValueKind::LLVMMetadataAsValueValueKind {
                 continue;
             }
             let t = self.tx(o);
-            self.m.ll.set_operand(c, i, t.int);
+            c.set_operand(i, t.int);
         }
         self.m.ll.insert(c);
-        let ty = self.m.ll.type_of(inst);
+        let ty = inst.type_of();
         let cap = has_ptr(&self.m.ll, ty).then(|| self.m.ll.zero(ty));
         self.set(inst, Tx { int: c, cap });
     }
@@ -91,26 +91,26 @@ impl FnTx<'_, '_, '_> {
     /// A call of (safe, [`crate::asm_safety`]) inline asm. A pointer
     /// result gets the capability of the first pointer input with the same
     /// address, else of the input tied to it, else none.
-    pub(super) fn tx_inline_asm(&mut self, inst: V, asm: V) {
+    pub(super) fn tx_inline_asm(&mut self, inst: V<'m>, asm: V<'m>) {
         self.tx_generic(inst);
         let ll = &self.m.ll;
-        let ty = ll.type_of(inst);
+        let ty = inst.type_of();
         if !has_ptr(ll, ty) {
             return;
         }
         // SAFETY: `asm` is a live `InlineAsm` value (checked by the caller).
         let (_, cons, _) = unsafe { crate::ir::inline_asm_parts(asm) };
         let tied = crate::asm_safety::tied_inputs(&crate::asm_safety::constraints(&cons));
-        let nargs = ll.num_arg_operands(inst);
+        let nargs = inst.num_arg_operands();
         let mut inputs = Vec::new();
         for i in 0..nargs {
-            let a = self.m.ll.operand(inst, i);
+            let a = inst.operand(i);
             let t = self.tx(a);
-            inputs.push(self.m.ll.is_ptr(self.m.ll.type_of(a)).then_some(t));
+            inputs.push(a.type_of().is_ptr().then_some(t));
         }
         let int = self.vals[&inst].int;
         let ll = &self.m.ll;
-        let cap_of = |v: V, out: usize| -> V {
+        let cap_of = |v: V<'m>, out: usize| -> V<'m> {
             let ptr_input = |j: usize| inputs.get(j).copied().flatten();
             let mut cap = tied
                 .get(out)
@@ -131,12 +131,12 @@ impl FnTx<'_, '_, '_> {
             }
             cap
         };
-        let cap = if ll.is_ptr(ty) {
+        let cap = if ty.is_ptr() {
             cap_of(int, 0)
-        } else if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
+        } else if ty.kind() == LLVMTypeKind::LLVMStructTypeKind {
             let mut agg = ll.zero(ty);
-            for (k, field) in ll.struct_fields(ty).into_iter().enumerate() {
-                if ll.is_ptr(field) {
+            for (k, field) in ty.struct_fields().into_iter().enumerate() {
+                if field.is_ptr() {
                     let v = ll.extract_value(int, k as u32);
                     agg = ll.insert_value(agg, cap_of(v, k), k as u32);
                 }
@@ -154,8 +154,8 @@ impl FnTx<'_, '_, '_> {
         );
     }
 
-    pub(super) fn tx_phi(&mut self, inst: V) {
-        let ty = self.m.ll.type_of(inst);
+    pub(super) fn tx_phi(&mut self, inst: V<'m>) {
+        let ty = inst.type_of();
         let int = self.m.ll.phi(ty);
         let carries = has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty);
         let cap = carries.then(|| self.m.ll.phi(ty));
@@ -171,22 +171,22 @@ impl FnTx<'_, '_, '_> {
 
     /// Whether integer `inst` is a phi/select the inttoptr inference gave a
     /// capability of its own.
-    pub(super) fn merge_node(&self, inst: V) -> bool {
+    pub(super) fn merge_node(&self, inst: V<'m>) -> bool {
         // SAFETY: `inst` is a live instruction of the module.
         let iv = unsafe { InstructionValue::new(inst) };
         matches!(self.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if x.as_value_ref() == inst)
     }
 }
 
-impl FnTx<'_, '_, '_> {
-    pub(super) fn tx_select(&mut self, inst: V) {
+impl<'m> FnTx<'_, 'm, '_> {
+    pub(super) fn tx_select(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
         let (c, a, b) = (
-            ll.operand(inst, 0),
-            ll.operand(inst, 1),
-            ll.operand(inst, 2),
+            inst.operand(0),
+            inst.operand(1),
+            inst.operand(2),
         );
-        let ty = ll.type_of(inst);
+        let ty = inst.type_of();
         let (tc, ta, tb) = (self.tx(c), self.tx(a), self.tx(b));
         let ll = &self.m.ll;
         let int = ll.select(tc.int, ta.int, tb.int);
@@ -201,8 +201,8 @@ impl FnTx<'_, '_, '_> {
         if self.merge_node(inst) {
             let ca = self.int_cap(a);
             let cb = self.int_cap(b);
-            let cond = self.m.ll.type_of(tc.int);
-            let cs = if self.m.ll.is_vector(cond) {
+            let cond = tc.int.type_of();
+            let cs = if cond.is_vector() {
                 self.m.ll.null_ptr()
             } else {
                 self.m.ll.select(tc.int, ca, cb)
@@ -211,37 +211,37 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    pub(super) fn tx_aggregate_op(&mut self, inst: V) {
-        let ty = self.m.ll.type_of(inst);
-        let n = self.m.ll.num_operands(inst);
-        let int = self.m.ll.clone_inst(inst);
+    pub(super) fn tx_aggregate_op(&mut self, inst: V<'m>) {
+        let ty = inst.type_of();
+        let n = inst.num_operands();
+        let int = inst.clone_inst();
         let mut ops = Vec::new();
         for i in 0..n {
-            let o = self.m.ll.operand(inst, i);
+            let o = inst.operand(i);
             let t = self.tx(o);
-            self.m.ll.set_operand(int, i, t.int);
+            int.set_operand(i, t.int);
             ops.push((o, t));
         }
         self.m.ll.insert(int);
         let cap = if has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty) {
-            let c = self.m.ll.clone_inst(inst);
+            let c = inst.clone_inst();
             use LLVMOpcode::*;
-            let op = self.m.ll.opcode(inst);
+            let op = inst.opcode();
             for (i, (o, t)) in ops.into_iter().enumerate() {
                 let is_index = matches!((op, i), (LLVMExtractElement, 1) | (LLVMInsertElement, 2));
                 let v = if is_index {
                     t.int
                 } else if op == LLVMInsertValue
                     && i == 1
-                    && is_word_int(&self.m.ll, self.m.ll.type_of(o))
+                    && is_word_int(&self.m.ll, o.type_of())
                 {
                     // A 64-bit integer field: its inferred capability.
                     self.int_cap_word(o)
                 } else {
                     t.cap
-                        .unwrap_or_else(|| self.m.ll.zero(self.m.ll.type_of(o)))
+                        .unwrap_or_else(|| self.m.ll.zero(o.type_of()))
                 };
-                self.m.ll.set_operand(c, i as u32, v);
+                c.set_operand(i as u32, v);
             }
             self.m.ll.insert(c);
             Some(c)

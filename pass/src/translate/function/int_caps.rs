@@ -3,29 +3,29 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// The pointer constant `v` is `ptrtoint` of, if it is one: the
     /// optimiser stores a pointer constant as that integer (a local array
     /// initialised with string literals, its `memcpy` from a constant
     /// image folded to `store i64 ptrtoint (@.str)`), and the store must
     /// carry the pointer's capability as the `memcpy` would have.
-    pub(super) fn const_ptrtoint(&self, v: V) -> Option<V> {
+    pub(super) fn const_ptrtoint(&self, v: V<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if ll.value_kind(v) != LLVMValueKind::LLVMConstantExprValueKind
-            || ll.const_opcode(v) != LLVMOpcode::LLVMPtrToInt
+        if v.value_kind() != LLVMValueKind::LLVMConstantExprValueKind
+            || v.const_opcode() != LLVMOpcode::LLVMPtrToInt
         {
             return None;
         }
-        let p = ll.operand(v, 0);
-        ll.is_ptr(ll.type_of(p)).then_some(p)
+        let p = v.operand(0);
+        p.type_of().is_ptr().then_some(p)
     }
 
     /// The inferred capability of integer value `v` (null if none).
-    pub(super) fn int_cap(&mut self, v: V) -> V {
+    pub(super) fn int_cap(&mut self, v: V<'m>) -> V<'m> {
         if let Some(p) = self.const_ptrtoint(v) {
             return self.cap(p);
         }
-        if self.m.ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+        if v.value_kind() != LLVMValueKind::LLVMInstructionValueKind {
             // A parameter: the capability its caller passed with it.
             return self.boundary_int_cap(v);
         }
@@ -34,7 +34,7 @@ impl FnTx<'_, '_, '_> {
         match self.inference.cap(iv) {
             Cap::Definite(Origin::Pointer(p)) => {
                 let pv = p.as_value_ref();
-                if self.m.ll.is_ptr(self.m.ll.type_of(pv)) {
+                if pv.type_of().is_ptr() {
                     self.cap(pv)
                 } else {
                     self.m.ll.null_ptr()
@@ -57,7 +57,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The capability (as a pointer) that 64-bit integer `v` brought across
     /// a call, or null.
-    pub(super) fn boundary_int_cap(&self, v: V) -> V {
+    pub(super) fn boundary_int_cap(&self, v: V<'m>) -> V<'m> {
         self.boundary_caps
             .get(&v)
             .copied()
@@ -66,7 +66,7 @@ impl FnTx<'_, '_, '_> {
 
     /// Records `c`, the capability word (an `i64`) 64-bit integer `old`
     /// arrived with.
-    pub(super) fn note_boundary_int(&mut self, old: V, c: V) {
+    pub(super) fn note_boundary_int(&mut self, old: V<'m>, c: V<'m>) {
         let ll = &self.m.ll;
         let p = ll.inttoptr(c, ll.ptr());
         self.boundary_caps.insert(old, p);
@@ -76,11 +76,11 @@ impl FnTx<'_, '_, '_> {
     /// from the CC convention: the capability words of its 64-bit integers
     /// are kept aside for the inference's `Boundary` origins; a value
     /// without pointers goes on without a capability, as every such value.
-    pub(super) fn boundary_in(&mut self, old: V, t: Tx) -> Tx {
+    pub(super) fn boundary_in(&mut self, old: V<'m>, t: Tx<'m>) -> Tx<'m> {
         let ll = &self.m.ll;
-        let ty = ll.type_of(old);
+        let ty = old.type_of();
         match t.cap {
-            Some(c) if is_word_int(ll, ty) && ll.type_of(c) == ty => {
+            Some(c) if is_word_int(ll, ty) && c.type_of() == ty => {
                 self.note_boundary_int(old, c);
                 Tx::plain(t.int)
             }
@@ -92,9 +92,9 @@ impl FnTx<'_, '_, '_> {
     /// with the capability words of its 64-bit integers: a scalar's
     /// inferred capability; an aggregate carries its own (built by
     /// `insertvalue`, merged by phis and selects, or brought across a call).
-    pub(super) fn boundary_out(&mut self, old: V, t: Tx) -> Tx {
+    pub(super) fn boundary_out(&mut self, old: V<'m>, t: Tx<'m>) -> Tx<'m> {
         let ll = &self.m.ll;
-        let ty = ll.type_of(old);
+        let ty = old.type_of();
         if !is_word_int(ll, ty) {
             return t;
         }
@@ -106,10 +106,10 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// [`FnTx::int_cap`] of 64-bit integer `v` as an integer (0 for none).
-    pub(super) fn int_cap_word(&mut self, v: V) -> V {
+    pub(super) fn int_cap_word(&mut self, v: V<'m>) -> V<'m> {
         let c = self.int_cap(v);
         let ll = &self.m.ll;
-        if ll.is_null_constant(c) {
+        if c.is_null_constant() {
             ll.i64c(0)
         } else {
             ll.ptrtoint(c, ll.i64())
@@ -118,31 +118,31 @@ impl FnTx<'_, '_, '_> {
 
     /// After `extractvalue` `inst`: a 64-bit integer field of an aggregate
     /// that carries capabilities keeps that field's capability word.
-    pub(super) fn extract_boundary_cap(&mut self, inst: V) {
+    pub(super) fn extract_boundary_cap(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        if ll.opcode(inst) != LLVMOpcode::LLVMExtractValue
-            || ll.indices(inst).len() != 1
-            || !is_word_int(ll, ll.type_of(inst))
+        if inst.opcode() != LLVMOpcode::LLVMExtractValue
+            || inst.indices().len() != 1
+            || !is_word_int(ll, inst.type_of())
         {
             return;
         }
-        let agg = ll.operand(inst, 0);
-        let agg_ty = ll.type_of(agg);
+        let agg = inst.operand(0);
+        let agg_ty = agg.type_of();
         let Some(c) = self.tx(agg).cap else { return };
         let ll = &self.m.ll;
-        if ll.type_of(c) != agg_ty || ll.kind(agg_ty) != LLVMTypeKind::LLVMStructTypeKind {
+        if c.type_of() != agg_ty || agg_ty.kind() != LLVMTypeKind::LLVMStructTypeKind {
             return;
         }
-        let i = ll.indices(inst)[0];
+        let i = inst.indices()[0];
         let f = ll.extract_value(c, i);
         self.note_boundary_int(inst, f);
     }
 
     /// `ptrtoint` under exposed provenance: marks the object of `p` as
     /// exposed (a header flag test; the runtime call only the first time).
-    pub(super) fn expose(&mut self, p: Tx) {
+    pub(super) fn expose(&mut self, p: Tx<'m>) {
         let Some(cap) = p.cap else { return };
-        if self.m.ll.is_null_constant(cap) || self.m.ll.is_vector(self.m.ll.type_of(cap)) {
+        if cap.is_null_constant() || cap.type_of().is_vector() {
             return;
         }
         let ll = &self.m.ll;
@@ -160,14 +160,14 @@ impl FnTx<'_, '_, '_> {
         });
     }
 
-    pub(super) fn tx_inttoptr(&mut self, inst: V) {
-        let src = self.m.ll.operand(inst, 0);
+    pub(super) fn tx_inttoptr(&mut self, inst: V<'m>) {
+        let src = inst.operand(0);
         let t = self.tx(src);
-        let ty = self.m.ll.type_of(inst);
+        let ty = inst.type_of();
         let int = self.m.ll.inttoptr(t.int, ty);
-        let cap = if self.m.ll.is_ptr(ty) {
+        let cap = if ty.is_ptr() {
             let inferred = self.int_cap(src);
-            if self.m.ll.is_null_constant(inferred) && explain_inttoptr() {
+            if inferred.is_null_constant() && explain_inttoptr() {
                 self.explain_null_inttoptr(inst, src);
             }
             if self.m.options.exposed_provenance {
@@ -192,14 +192,14 @@ impl FnTx<'_, '_, '_> {
     /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr why an `inttoptr` of a
     /// non-constant gets the null capability (a debugging aid for programs
     /// that lose a pointer's capability through integers).
-    pub(super) fn explain_null_inttoptr(&self, inst: V, src: V) {
+    pub(super) fn explain_null_inttoptr(&self, inst: V<'m>, src: V<'m>) {
         let ll = &self.m.ll;
-        if ll.is_constant(src) {
+        if src.is_constant() {
             return;
         }
         // SAFETY: `inst` is a live instruction of the module.
         let old = unsafe { InstructionValue::new(inst) };
-        let why = match ll.value_kind(src) {
+        let why = match src.value_kind() {
             LLVMValueKind::LLVMInstructionValueKind => {
                 // SAFETY: `src` is a live instruction of the module.
                 let s = unsafe { InstructionValue::new(src) };
@@ -212,10 +212,10 @@ impl FnTx<'_, '_, '_> {
 
     /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr that checked store `inst`
     /// stores 64-bit integer `v` with no capability, and why.
-    pub(super) fn explain_capless_store(&self, inst: V, v: V) {
+    pub(super) fn explain_capless_store(&self, inst: V<'m>, v: V<'m>) {
         let ll = &self.m.ll;
-        let ty = ll.type_of(v);
-        if !is_word_int(ll, ty) || ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+        let ty = v.type_of();
+        if !is_word_int(ll, ty) || v.value_kind() != LLVMValueKind::LLVMInstructionValueKind {
             return;
         }
         // SAFETY: live instructions of the module.

@@ -2,9 +2,9 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
-    pub(super) fn arg(&mut self, inst: V, i: u32) -> Tx {
-        let o = self.m.ll.operand(inst, i);
+impl<'m> FnTx<'_, 'm, '_> {
+    pub(super) fn arg(&mut self, inst: V<'m>, i: u32) -> Tx<'m> {
+        let o = inst.operand(i);
         self.tx(o)
     }
 
@@ -16,7 +16,7 @@ impl FnTx<'_, '_, '_> {
     /// ranges copy as `memmove` does. Leaves the builder in the block that
     /// makes the runtime call for unaligned addresses, which must branch to
     /// the returned join block.
-    pub(super) fn inline_word_copy(&mut self, d: Tx, s: Tx, len: u64) -> B {
+    pub(super) fn inline_word_copy(&mut self, d: Tx<'m>, s: Tx<'m>, len: u64) -> B<'m> {
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let both = ll.or(ll.ptrtoint(d.int, i64), ll.ptrtoint(s.int, i64));
@@ -56,9 +56,9 @@ impl FnTx<'_, '_, '_> {
 
     /// A call of an intrinsic, lowered as its entry in
     /// [`crate::intrinsics`]'s table says.
-    pub(super) fn tx_intrinsic(&mut self, inst: V, callee: V) {
-        let name = self.m.ll.name(callee);
-        let ty = self.m.ll.type_of(inst);
+    pub(super) fn tx_intrinsic(&mut self, inst: V<'m>, callee: V<'m>) {
+        let name = callee.name();
+        let ty = inst.type_of();
         // SAFETY: `callee` is a live function of the module.
         let class = unsafe { FunctionValue::new(callee) }.and_then(classify);
         let lowering = match class {
@@ -69,7 +69,7 @@ impl FnTx<'_, '_, '_> {
                     &format!("the intrinsic `{name}`"),
                     "it accesses memory and gimso has no checked form of it yet",
                 );
-                if self.m.ll.kind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
+                if ty.kind() != LLVMTypeKind::LLVMVoidTypeKind {
                     let z = self.zero(ty);
                     self.set(inst, z);
                 }
@@ -104,14 +104,14 @@ impl FnTx<'_, '_, '_> {
                 self.set(inst, a);
             }
             Lowering::ObjectSize => {
-                let min = self.m.ll.operand(inst, 1);
-                let is_min = self.m.ll.const_int_value(min).unwrap_or(0) != 0;
+                let min = inst.operand(1);
+                let is_min = min.const_int_value().unwrap_or(0) != 0;
                 let v = if is_min { 0 } else { u64::MAX };
                 let c = self.m.ll.const_int(ty, v);
                 self.set(inst, Tx::plain(c));
             }
             Lowering::PtrMask => {
-                let p = self.m.ll.operand(inst, 0);
+                let p = inst.operand(0);
                 self.tx_generic(inst);
                 let cap = self.cap(p);
                 if let Some(t) = self.vals.get_mut(&inst) {
@@ -120,7 +120,7 @@ impl FnTx<'_, '_, '_> {
             }
             Lowering::ThreadLocal => self.tx_threadlocal_address(inst),
             Lowering::TypeId => {
-                let t = self.m.ll.operand(inst, 0);
+                let t = inst.operand(0);
                 let id = self.m.type_id(t);
                 let c = self.m.ll.const_int(ty, id as u64);
                 self.set(inst, Tx::plain(c));
@@ -145,10 +145,10 @@ impl FnTx<'_, '_, '_> {
 
     /// `llvm.memcpy` / `llvm.memmove`: whole words inline when short and
     /// aligned, else the runtime's checked copy.
-    fn tx_mem_transfer(&mut self, inst: V) {
+    fn tx_mem_transfer(&mut self, inst: V<'m>) {
         let site = self.site();
         let (d, s, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
-        let volatile = self.m.ll.const_int_value(self.m.ll.operand(inst, 3)) != Some(0);
+        let volatile = inst.operand(3).const_int_value() != Some(0);
         let words = self
             .m
             .ll
@@ -175,7 +175,7 @@ impl FnTx<'_, '_, '_> {
 
     /// `llvm.memset`: of a private stack slot or a fresh local, nothing
     /// more to do; short and whole words, inline; else the runtime's.
-    fn tx_memset(&mut self, inst: V) {
+    fn tx_memset(&mut self, inst: V<'m>) {
         if self.memset_private(inst) {
             self.m.stats.stack_memsets += 1;
             return;
@@ -187,8 +187,8 @@ impl FnTx<'_, '_, '_> {
         let site = self.site();
         let (d, v, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
         let ll = &self.m.ll;
-        let volatile = ll.const_int_value(ll.operand(inst, 3)) != Some(0);
-        if let Some(n) = ll.const_int_value(len.int) {
+        let volatile = inst.operand(3).const_int_value() != Some(0);
+        if let Some(n) = len.int.const_int_value() {
             if !volatile && n > 0 && n <= INLINE_MEMSET_MAX && n % 8 == 0 {
                 self.inline_memset(d, v.int, n, site);
                 return;
@@ -202,9 +202,9 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// `llvm.threadlocal.address`: this thread's copy of the variable.
-    fn tx_threadlocal_address(&mut self, inst: V) {
-        let ty = self.m.ll.type_of(inst);
-        let g = self.m.ll.operand(inst, 0);
+    fn tx_threadlocal_address(&mut self, inst: V<'m>) {
+        let ty = inst.type_of();
+        let g = inst.operand(0);
         match self.m.obj_map.get(&g).copied() {
             Some(GlobalTx::Data(obj)) if self.m.tls_objects.contains(&obj) => {
                 let ll = &self.m.ll;
@@ -229,10 +229,10 @@ impl FnTx<'_, '_, '_> {
     /// compares and subtracts but never dereferences. A deeper level walks
     /// the chain of saved frame pointers, raw stack memory the compiled
     /// code does not keep.
-    fn tx_frame_address(&mut self, inst: V, name: &str) {
+    fn tx_frame_address(&mut self, inst: V<'m>, name: &str) {
         let deeper = !name.starts_with("llvm.addressofreturnaddress") && {
-            let level = self.m.ll.operand(inst, 0);
-            self.m.ll.const_int_value(level) != Some(0)
+            let level = inst.operand(0);
+            level.const_int_value() != Some(0)
         };
         if !deeper {
             self.tx_generic(inst);
@@ -247,7 +247,7 @@ impl FnTx<'_, '_, '_> {
             what,
             "it reads the frames of callers through saved frame pointers; only level 0 (this function's own frame) is supported",
         );
-        let ty = self.m.ll.type_of(inst);
+        let ty = inst.type_of();
         let z = self.zero(ty);
         self.set(inst, z);
     }
@@ -256,7 +256,7 @@ impl FnTx<'_, '_, '_> {
     /// `va_arg` code always takes its memory path, reading the argument
     /// object (gp_offset 48, fp_offset 176, overflow_arg_area = the first
     /// variadic argument, reg_save_area null).
-    pub(super) fn tx_va_start(&mut self, inst: V) {
+    pub(super) fn tx_va_start(&mut self, inst: V<'m>) {
         let ap = self.arg(inst, 0);
         let Some(va) = self.va_obj else {
             self.error("va_start", "used outside a variadic function");

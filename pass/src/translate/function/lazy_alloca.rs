@@ -39,56 +39,56 @@ use crate::escape::AllocaHome;
 
 /// Where the lazily created allocas of one function are made.
 #[derive(Default)]
-pub(super) struct LazyAllocas {
+pub(super) struct LazyAllocas<'m> {
     /// Old instruction → the allocas to create just before it.
-    pub before: HashMap<V, Vec<V>>,
+    pub before: HashMap<V<'m>, Vec<V<'m>>>,
     /// Lazy alloca → its frame slot (set by the prologue).
-    pub slots: HashMap<V, V>,
+    pub slots: HashMap<V<'m>, V<'m>>,
     /// Lazy alloca → its constant-offset GEPs, made right after it (each
     /// after its base).
-    pub made_with: HashMap<V, Vec<V>>,
+    pub made_with: HashMap<V<'m>, Vec<V<'m>>>,
     /// Every GEP of `made_with`: skipped where it stands.
-    pub derived: HashSet<V>,
+    pub derived: HashSet<V<'m>>,
     /// Zeroing memsets translated with their alloca's creation.
-    pub done: HashSet<V>,
+    pub done: HashSet<V<'m>>,
 }
 
 /// Whether `inst` calls `setjmp` or another function that returns twice.
-fn returns_twice(ll: &Ll, inst: V) -> bool {
+fn returns_twice<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
     if !matches!(
-        ll.opcode(inst),
+        inst.opcode(),
         LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
     ) {
         return false;
     }
-    if ll.call_has_attr(inst, "returns_twice") {
+    if inst.call_has_attr(AttrAt::Function, "returns_twice") {
         return true;
     }
-    let callee = ll.called_value(inst);
+    let callee = inst.called_value();
     ll.is_a(callee, LLVMIsAFunction)
-        && (ll.fn_has_attr(callee, "returns_twice")
-            || SETJMP_NAMES.contains(&ll.name(callee).as_str())
-            || ll.name(callee) == "vfork")
+        && (callee.func().has_attr(AttrAt::Function, "returns_twice")
+            || SETJMP_NAMES.contains(&callee.name().as_str())
+            || callee.name() == "vfork")
 }
 
 /// Whether `inst` is a `getelementptr` with constant indices whose base is
 /// `base` (and not a vector of addresses).
-fn is_field_address(ll: &Ll, inst: V, base: V) -> bool {
-    ll.opcode(inst) == LLVMOpcode::LLVMGetElementPtr
-        && ll.operand(inst, 0) == base
-        && !ll.is_vector(ll.type_of(inst))
-        && (1..ll.num_operands(inst)).all(|i| ll.const_int_value(ll.operand(inst, i)).is_some())
+fn is_field_address<'m>(ll: &Ll<'m>, inst: V<'m>, base: V<'m>) -> bool {
+    inst.opcode() == LLVMOpcode::LLVMGetElementPtr
+        && inst.operand(0) == base
+        && !inst.type_of().is_vector()
+        && (1..inst.num_operands()).all(|i| inst.operand(i).const_int_value().is_some())
 }
 
 /// `a` and every constant-offset GEP computed from it (transitively), each
 /// after its base.
-fn with_field_addresses(ll: &Ll, a: V) -> Vec<V> {
+fn with_field_addresses<'m>(ll: &Ll<'m>, a: V<'m>) -> Vec<V<'m>> {
     let mut values = vec![a];
     let mut k = 0;
     while k < values.len() {
         let v = values[k];
         k += 1;
-        for u in ll.users(v) {
+        for u in v.users() {
             if is_field_address(ll, u, v) && !values.contains(&u) {
                 values.push(u);
             }
@@ -98,29 +98,29 @@ fn with_field_addresses(ll: &Ll, a: V) -> Vec<V> {
 }
 
 /// Whether `inst` is a call of an `llvm.lifetime.*` marker.
-fn is_lifetime_marker(ll: &Ll, inst: V) -> bool {
-    if ll.opcode(inst) != LLVMOpcode::LLVMCall {
+fn is_lifetime_marker<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
+    if inst.opcode() != LLVMOpcode::LLVMCall {
         return false;
     }
-    let callee = ll.called_value(inst);
-    ll.is_a(callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm.lifetime.")
+    let callee = inst.called_value();
+    ll.is_a(callee, LLVMIsAFunction) && callee.name().starts_with("llvm.lifetime.")
 }
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// Decides, for every escaping static alloca of the entry block, where
     /// it is created (module docs).
-    pub(super) fn plan_lazy_allocas(&mut self, cfg: &Cfg) {
+    pub(super) fn plan_lazy_allocas(&mut self, cfg: &Cfg<'m>) {
         let order = &cfg.order;
         let ll = &self.m.ll;
         let Some(&entry) = order.first() else { return };
-        let blocks_insts: Vec<Vec<V>> = order.iter().map(|&b| ll.instructions(b)).collect();
+        let blocks_insts: Vec<Vec<V<'m>>> = order.iter().map(|&b| b.instructions()).collect();
         if blocks_insts.iter().flatten().any(|&i| returns_twice(ll, i)) {
             return;
         }
         let index = &cfg.index;
         for &a in &blocks_insts[0] {
-            if ll.opcode(a) != LLVMOpcode::LLVMAlloca
-                || ll.const_int_value(ll.operand(a, 0)).is_none()
+            if a.opcode() != LLVMOpcode::LLVMAlloca
+                || a.operand(0).const_int_value().is_none()
             {
                 continue;
             }
@@ -142,21 +142,21 @@ impl FnTx<'_, '_, '_> {
             // Constant-offset GEPs of it (which LLVM hoists to the entry
             // block) are made with it, and their uses count instead.
             let values = with_field_addresses(ll, a);
-            let mut points: Vec<(usize, V)> = Vec::new();
+            let mut points: Vec<(usize, V<'m>)> = Vec::new();
             for &v in &values {
-                for user in ll.users(v) {
+                for user in v.users() {
                     if is_lifetime_marker(ll, user) || is_field_address(ll, user, v) {
                         continue;
                     }
                     if ll.is_a(user, LLVMIsAPHINode) {
-                        for (x, b) in ll.incoming(user) {
+                        for (x, b) in user.incoming() {
                             if x == v {
-                                if let (Some(&bi), Some(t)) = (index.get(&b), ll.terminator(b)) {
+                                if let (Some(&bi), Some(t)) = (index.get(&b), b.terminator()) {
                                     points.push((bi, t));
                                 }
                             }
                         }
-                    } else if let Some(&bi) = index.get(&ll.inst_block(user)) {
+                    } else if let Some(&bi) = index.get(&user.block()) {
                         points.push((bi, user));
                     }
                 }
@@ -179,7 +179,7 @@ impl FnTx<'_, '_, '_> {
                 .min();
             let at = match first {
                 Some(pos) => here[pos],
-                None => match ll.terminator(order[dom]) {
+                None => match order[dom].terminator() {
                     Some(t) => t,
                     None => continue,
                 },
@@ -195,7 +195,7 @@ impl FnTx<'_, '_, '_> {
     /// Whether `inst` is translated with a lazily created alloca rather
     /// than where it stands: the alloca itself (it gets no prologue
     /// object), a GEP made with it, or its zeroing memset.
-    pub(super) fn made_elsewhere(&self, inst: V) -> bool {
+    pub(super) fn made_elsewhere(&self, inst: V<'m>) -> bool {
         self.lazy.slots.contains_key(&inst)
             || self.lazy.derived.contains(&inst)
             || self.lazy.done.contains(&inst)
@@ -206,39 +206,39 @@ impl FnTx<'_, '_, '_> {
     /// instruction makes a fresh zeroed object each time it runs, so the
     /// memset (clang's `-ftrivial-auto-var-init=zero` at the declaration)
     /// can go. Lazily made allocas are handled at their creation.
-    pub(super) fn zeroes_fresh_alloca(&self, inst: V) -> bool {
+    pub(super) fn zeroes_fresh_alloca(&self, inst: V<'m>) -> bool {
         let ll = &self.m.ll;
         let Some((a, _)) = zero_fill(ll, inst) else {
             return false;
         };
-        if ll.value_kind(a) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-            || ll.opcode(a) != LLVMOpcode::LLVMAlloca
+        if a.value_kind() != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+            || a.opcode() != LLVMOpcode::LLVMAlloca
             || self.made_elsewhere(a)
             || !matches!(
                 self.homes.get(&a),
                 Some(AllocaHome::Heap(_) | AllocaHome::Frame)
             )
-            || ll.const_int_value(ll.operand(a, 0)).is_none()
+            || a.operand(0).const_int_value().is_none()
             || !zeroes_within(ll, inst, a)
         {
             return false;
         }
-        let block = ll.inst_block(inst);
-        if ll.inst_block(a) != block {
+        let block = inst.block();
+        if a.block() != block {
             return false;
         }
         // Nothing between them may use the alloca (GEPs only compute
         // addresses; their users count).
         let touching = with_field_addresses(ll, a);
-        for i in ll.instructions(block) {
+        for i in block.instructions() {
             if i == inst {
                 return true;
             }
-            if is_lifetime_marker(ll, i) || ll.opcode(i) == LLVMOpcode::LLVMGetElementPtr {
+            if is_lifetime_marker(ll, i) || i.opcode() == LLVMOpcode::LLVMGetElementPtr {
                 continue;
             }
-            let n = ll.num_operands(i);
-            if (0..n).any(|o| touching.contains(&ll.operand(i, o))) {
+            let n = i.num_operands();
+            if (0..n).any(|o| touching.contains(&i.operand(o))) {
                 return false;
             }
         }
@@ -261,7 +261,7 @@ impl FnTx<'_, '_, '_> {
     /// A fresh zeroed object for alloca `a`: a GC allocation, or for a
     /// frame object its storage in the frame made an object (header
     /// written, payload and shadow zeroed).
-    fn new_alloca_object(&mut self, a: V, size: V, align: V) -> V {
+    fn new_alloca_object(&mut self, a: V<'m>, size: V<'m>, align: V<'m>) -> V<'m> {
         if let Some(&storage) = self.frame_storage.get(&a) {
             let bytes = alloca_bytes(&self.m.ll, a);
             return self.init_frame_object(storage, bytes);
@@ -271,7 +271,7 @@ impl FnTx<'_, '_, '_> {
         ll.extract_value(r, 1)
     }
 
-    pub(super) fn create_lazy_allocas(&mut self, inst: V) {
+    pub(super) fn create_lazy_allocas(&mut self, inst: V<'m>) {
         let Some(allocas) = self.lazy.before.get(&inst).cloned() else {
             return;
         };
@@ -348,7 +348,7 @@ impl FnTx<'_, '_, '_> {
 
     /// Translates the addresses derived from lazy alloca `a` (its
     /// constant-offset GEPs) from `a`'s current value.
-    fn make_derived_addresses(&mut self, a: V) {
+    fn make_derived_addresses(&mut self, a: V<'m>) {
         for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
             self.tx_gep(gep);
         }
@@ -356,16 +356,16 @@ impl FnTx<'_, '_, '_> {
 }
 
 /// The bytes of static alloca `a`.
-pub(super) fn alloca_bytes(ll: &Ll, a: V) -> u64 {
-    let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
-    ll.size_of(ll.allocated_type(a)) * count
+pub(super) fn alloca_bytes<'m>(ll: &Ll<'m>, a: V<'m>) -> u64 {
+    let count = a.operand(0).const_int_value().unwrap_or(1);
+    ll.size_of(a.allocated_type()) * count
 }
 
 /// Whether `inst` is a non-volatile `memset` to zero of a constant range
 /// inside alloca `a` (the whole of it, or the part after a field the
 /// program sets itself, as `-ftrivial-auto-var-init=zero` leaves Lua's
 /// `BuffFS { L; …}`): on a fresh, zeroed object it changes nothing.
-fn zeroes_within(ll: &Ll, inst: V, a: V) -> bool {
+fn zeroes_within<'m>(ll: &Ll<'m>, inst: V<'m>, a: V<'m>) -> bool {
     zero_fill(ll, inst).is_some_and(|(base, (off, n))| {
         base == a
             && off
@@ -377,53 +377,53 @@ fn zeroes_within(ll: &Ll, inst: V, a: V) -> bool {
 /// For a non-volatile `memset` to zero of constant length whose address is
 /// a value or a chain of constant-index GEPs from it: that value, and the
 /// filled bytes' offset from it and count.
-fn zero_fill(ll: &Ll, inst: V) -> Option<(V, (u64, u64))> {
-    if ll.opcode(inst) != LLVMOpcode::LLVMCall || ll.num_operands(inst) < 4 {
+fn zero_fill<'m>(ll: &Ll<'m>, inst: V<'m>) -> Option<(V<'m>, (u64, u64))> {
+    if inst.opcode() != LLVMOpcode::LLVMCall || inst.num_operands() < 4 {
         return None;
     }
-    let callee = ll.called_value(inst);
-    if !(ll.is_a(callee, LLVMIsAFunction) && ll.name(callee).starts_with("llvm.memset.")) {
+    let callee = inst.called_value();
+    if !(ll.is_a(callee, LLVMIsAFunction) && callee.name().starts_with("llvm.memset.")) {
         return None;
     }
     let (Some(0), Some(n), Some(0)) = (
-        ll.const_int_value(ll.operand(inst, 1)),
-        ll.const_int_value(ll.operand(inst, 2)),
-        ll.const_int_value(ll.operand(inst, 3)),
+        inst.operand(1).const_int_value(),
+        inst.operand(2).const_int_value(),
+        inst.operand(3).const_int_value(),
     ) else {
         return None;
     };
-    let (base, off) = constant_offset(ll, ll.operand(inst, 0))?;
+    let (base, off) = constant_offset(ll, inst.operand(0))?;
     Some((base, (u64::try_from(off).ok()?, n)))
 }
 
 /// `p` as a base value plus a constant byte offset: the base of its chain
 /// of constant-index GEPs (itself, offset 0, when it is no GEP).
-fn constant_offset(ll: &Ll, p: V) -> Option<(V, i64)> {
-    if ll.value_kind(p) != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-        || ll.opcode(p) != LLVMOpcode::LLVMGetElementPtr
+fn constant_offset<'m>(ll: &Ll<'m>, p: V<'m>) -> Option<(V<'m>, i64)> {
+    if p.value_kind() != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
+        || p.opcode() != LLVMOpcode::LLVMGetElementPtr
     {
         return Some((p, 0));
     }
-    if ll.is_vector(ll.type_of(p)) {
+    if p.type_of().is_vector() {
         return None;
     }
-    let idx: Vec<V> = (1..ll.num_operands(p)).map(|i| ll.operand(p, i)).collect();
-    let here = ll.const_gep_offset(ll.gep_source_type(p), &idx)?;
-    let (base, off) = constant_offset(ll, ll.operand(p, 0))?;
+    let idx: Vec<V<'m>> = (1..p.num_operands()).map(|i| p.operand(i)).collect();
+    let here = ll.const_gep_offset(p.gep_source_type(), &idx)?;
+    let (base, off) = constant_offset(ll, p.operand(0))?;
     Some((base, off.checked_add(here)?))
 }
 
 /// The payload alignment of alloca `a`'s object.
-pub(super) fn stack_align(ll: &Ll, a: V) -> u64 {
-    let ty = ll.allocated_type(a);
-    u64::from(ll.alignment(a)).max(ll.align_of(ty)).max(16)
+pub(super) fn stack_align<'m>(ll: &Ll<'m>, a: V<'m>) -> u64 {
+    let ty = a.allocated_type();
+    u64::from(a.alignment()).max(ll.align_of(ty)).max(16)
 }
 
 /// The runtime allocator for the object of escaping alloca `a`: with its
 /// shadow words inline when its type holds pointers (its first pointer
 /// store then allocates no separate aux object).
-pub(super) fn alloc_stack_fn(ll: &Ll, a: V) -> &'static str {
-    if has_ptr(ll, ll.allocated_type(a)) {
+pub(super) fn alloc_stack_fn<'m>(ll: &Ll<'m>, a: V<'m>) -> &'static str {
+    if has_ptr(ll, a.allocated_type()) {
         "gimso_alloc_stack_ptrs"
     } else {
         "gimso_alloc_stack"

@@ -94,17 +94,17 @@ impl Masked {
 /// The most lanes one check covers: one bit each in a 64-bit word.
 const MAX_LANES: u32 = 64;
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// Translates a call of a masked access intrinsic `kind`.
-    pub(super) fn tx_masked(&mut self, inst: V, kind: Masked) {
+    pub(super) fn tx_masked(&mut self, inst: V<'m>, kind: Masked) {
         let ll = &self.m.ll;
         let (pi, mi) = kind.operands();
-        let mask = ll.operand(inst, mi);
-        let vty = ll.type_of(match kind.data() {
-            Some(i) => ll.operand(inst, i),
+        let mask = inst.operand(mi);
+        let vty = (match kind.data() {
+            Some(i) => inst.operand(i),
             None => inst,
-        });
-        let lanes = ll.vector_len(vty);
+        }).type_of();
+        let lanes = vty.vector_len();
         if has_ptr(ll, vty) {
             self.error(
                 "a masked vector access of pointers",
@@ -116,13 +116,13 @@ impl FnTx<'_, '_, '_> {
                 "gimso checks masked accesses of at most 64 lanes",
             );
         } else {
-            let p = self.tx(self.m.ll.operand(inst, pi));
+            let p = self.tx(inst.operand(pi));
             let m = self.tx(mask).int;
             let site = self.site();
             let ll = &self.m.ll;
-            let elem = ll.size_of(ll.elem_ty(vty));
+            let elem = ll.size_of(vty.element_type());
             let m = if kind.sign_mask() {
-                let mty = ll.type_of(m);
+                let mty = m.type_of();
                 ll.icmp(LLVMIntPredicate::LLVMIntSLT, m, ll.zero(mty))
             } else {
                 m
@@ -157,7 +157,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The lanes an expanding load or compressing store touches: the first
     /// `popcount(bits)`.
-    fn packed_lanes(&mut self, bits: V) -> V {
+    fn packed_lanes(&mut self, bits: V<'m>) -> V<'m> {
         let ll = &self.m.ll;
         let fnty = ll.fn_ty(ll.i64(), &[ll.i64()], false);
         let n = ll.intrinsic("llvm.ctpop.i64", fnty, &[bits]);

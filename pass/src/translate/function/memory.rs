@@ -3,10 +3,10 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// Loads a value of `ty` at `p` (already checked); pointers come with
     /// their capabilities from shadow storage or atomic boxes.
-    pub(super) fn load_value(&mut self, ty: T, p: Tx, atomic: bool) -> Tx {
+    pub(super) fn load_value(&mut self, ty: T<'m>, p: Tx<'m>, atomic: bool) -> Tx<'m> {
         let ll = &self.m.ll;
         if let Some(cap) = p.cap.filter(|_| !atomic && is_word_int(ll, ty)) {
             // A 64-bit field of an aggregate that carries capability
@@ -26,7 +26,7 @@ impl FnTx<'_, '_, '_> {
             return Tx::plain(v);
         }
         let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
-        match ll.kind(ty) {
+        match ty.kind() {
             LLVMTypeKind::LLVMPointerTypeKind => {
                 if !atomic {
                     return self.inline_load_ptr(p.int, cap);
@@ -35,7 +35,7 @@ impl FnTx<'_, '_, '_> {
                 self.pair(r)
             }
             LLVMTypeKind::LLVMStructTypeKind => {
-                let fields = ll.struct_fields(ty);
+                let fields = ty.struct_fields();
                 let mut int = ll.zero(ty);
                 let mut capv = ll.zero(ty);
                 for (i, f) in fields.into_iter().enumerate() {
@@ -57,8 +57,8 @@ impl FnTx<'_, '_, '_> {
                 }
             }
             LLVMTypeKind::LLVMArrayTypeKind => {
-                let e_ty = ll.elem_ty(ty);
-                let n = ll.array_len(ty);
+                let e_ty = ty.element_type();
+                let n = ty.array_len();
                 let stride = ll.size_of(e_ty);
                 let mut int = ll.zero(ty);
                 let mut capv = ll.zero(ty);
@@ -81,7 +81,7 @@ impl FnTx<'_, '_, '_> {
             }
             _ => {
                 // A vector of pointers, lane by lane.
-                let n = ll.vector_len(ty);
+                let n = ty.vector_len();
                 let mut int = ll.zero(ty);
                 let mut capv = ll.zero(ty);
                 for i in 0..u64::from(n) {
@@ -103,12 +103,12 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Stores `v` (of `ty`) at `p` (already checked).
-    pub(super) fn store_value(&mut self, ty: T, v: Tx, p: Tx, atomic: bool) {
+    pub(super) fn store_value(&mut self, ty: T<'m>, v: Tx<'m>, p: Tx<'m>, atomic: bool) {
         let ll = &self.m.ll;
         if !atomic && is_word_int(ll, ty) {
             // A 64-bit field of an aggregate carrying capability words.
             match v.cap {
-                Some(c) if !ll.is_null_constant(c) => {
+                Some(c) if !c.is_null_constant() => {
                     let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
                     let vcap = ll.inttoptr(c, ll.ptr());
                     self.store_word(p.int, pcap, v.int, vcap);
@@ -128,7 +128,7 @@ impl FnTx<'_, '_, '_> {
         }
         let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
         let vcap = v.cap.unwrap_or_else(|| ll.zero(ty));
-        match ll.kind(ty) {
+        match ty.kind() {
             LLVMTypeKind::LLVMPointerTypeKind => {
                 if atomic {
                     call(ll, "gimso_atomic_store_ptr", &[p.int, pcap, v.int, vcap]);
@@ -137,16 +137,16 @@ impl FnTx<'_, '_, '_> {
                 }
             }
             LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind => {
-                let parts: Vec<(T, u64)> = if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
-                    ll.struct_fields(ty)
+                let parts: Vec<(T<'m>, u64)> = if ty.kind() == LLVMTypeKind::LLVMStructTypeKind {
+                    ty.struct_fields()
                         .into_iter()
                         .enumerate()
                         .map(|(i, f)| (f, ll.field_offset(ty, i as u32)))
                         .collect()
                 } else {
-                    let e = ll.elem_ty(ty);
+                    let e = ty.element_type();
                     let stride = ll.size_of(e);
-                    (0..ll.array_len(ty)).map(|i| (e, i * stride)).collect()
+                    (0..ty.array_len()).map(|i| (e, i * stride)).collect()
                 };
                 for (i, (f, off)) in parts.into_iter().enumerate() {
                     let ll = &self.m.ll;
@@ -162,7 +162,7 @@ impl FnTx<'_, '_, '_> {
                 }
             }
             _ => {
-                let n = ll.vector_len(ty);
+                let n = ty.vector_len();
                 for i in 0..u64::from(n) {
                     let ll = &self.m.ll;
                     let idx = ll.i32c(i);
@@ -187,7 +187,7 @@ impl FnTx<'_, '_, '_> {
     /// shadow, or to the runtime's zero region when `FLAG_SHADOW` is clear
     /// (no shadow words yet: the word reads as a null capability but must
     /// not be written).
-    pub(super) fn shadow_word(&mut self, addr: V, cap: V) -> (V, V) {
+    pub(super) fn shadow_word(&mut self, addr: V<'m>, cap: V<'m>) -> (V<'m>, V<'m>) {
         let (word, aux) = self.shadow_address(addr, cap);
         let ll = &self.m.ll;
         let has = match aux {
@@ -208,7 +208,7 @@ impl FnTx<'_, '_, '_> {
     /// The address is made with `inttoptr`, not as a GEP of `addr`: the
     /// shadow is usually another object, which a pointer based on `addr`
     /// may not reach.
-    pub(super) fn shadow_address(&mut self, addr: V, cap: V) -> (V, Option<V>) {
+    pub(super) fn shadow_address(&mut self, addr: V<'m>, cap: V<'m>) -> (V<'m>, Option<V<'m>>) {
         let fixed = self.frame_shadows.get(&cap).copied().or_else(|| {
             self.m
                 .static_upper(cap)
@@ -232,7 +232,7 @@ impl FnTx<'_, '_, '_> {
     /// Non-atomic pointer load, inline (gimso-atomics `plain_load`): the
     /// capability from the shadow word (the runtime reads atomic boxes),
     /// the intval from the payload.
-    pub(super) fn inline_load_ptr(&mut self, addr: V, cap: V) -> Tx {
+    pub(super) fn inline_load_ptr(&mut self, addr: V<'m>, cap: V<'m>) -> Tx<'m> {
         let ll = &self.m.ll;
         let intval = ll.load_relaxed(ll.ptr(), addr, 8);
         let (lower, boxed) = self.shadow_lower(addr, cap);
@@ -257,14 +257,14 @@ impl FnTx<'_, '_, '_> {
     /// zero region, so the word is read without a test; the runtime reads
     /// atomic boxes).
     /// With it, an `i1`: whether the word held an atomic box.
-    pub(super) fn shadow_lower(&mut self, addr: V, cap: V) -> (V, V) {
+    pub(super) fn shadow_lower(&mut self, addr: V<'m>, cap: V<'m>) -> (V<'m>, V<'m>) {
         let (word, _) = self.shadow_address(addr, cap);
         let ll = &self.m.ll;
         let plain = ll.append_block(self.new, "");
         let boxed = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
         let w = ll.load(ll.i64(), word, 8);
-        ll.set_ordering(w, LLVMAtomicOrdering::LLVMAtomicOrderingAcquire);
+        w.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingAcquire);
         let tag = ll.and(w, ll.i64c(gimso_abi::SHADOW_BOX_TAG as u64));
         let is_box = ll.icmp(LLVMIntPredicate::LLVMIntNE, tag, ll.i64c(0));
         ll.cond_br_unlikely(is_box, boxed, plain);
@@ -278,18 +278,18 @@ impl FnTx<'_, '_, '_> {
         ll.br(join);
         ll.position_at_end(join);
         let lower = ll.phi(ll.ptr());
-        ll.add_incoming(lower, lower_plain, plain);
-        ll.add_incoming(lower, lower_boxed, boxed);
+        lower.add_incoming(lower_plain, plain);
+        lower.add_incoming(lower_boxed, boxed);
         let was_box = ll.phi(ll.i1_ty());
         let (no, yes) = (ll.const_int(ll.i1_ty(), 0), ll.const_int(ll.i1_ty(), 1));
-        ll.add_incoming(was_box, no, plain);
-        ll.add_incoming(was_box, yes, boxed);
+        was_box.add_incoming(no, plain);
+        was_box.add_incoming(yes, boxed);
         (lower, was_box)
     }
 
     /// The collector's marking flag (`gimso_gc_marking`: 0 or the epoch
     /// of the cycle marking).
-    pub(super) fn marking_flag(&self) -> V {
+    pub(super) fn marking_flag(&self) -> V<'m> {
         let ll = &self.m.ll;
         ll.get_global(gimso_abi::MARKING_FLAG_SYMBOL)
             .unwrap_or_else(|| {
@@ -297,7 +297,7 @@ impl FnTx<'_, '_, '_> {
                 // gimso-cc links the runtime statically: the flag is in the
                 // same executable, read PC-relative (one `movzbl`) rather than
                 // through its GOT entry.
-                ll.set_visibility(g, inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
+                g.set_visibility(inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
                 g
             })
     }
@@ -307,7 +307,7 @@ impl FnTx<'_, '_, '_> {
     /// and, while the collector marks, when the stored capability's header
     /// does not carry the current marking epoch (store barrier; see
     /// `gimso_shadow::barrier`).
-    pub(super) fn inline_store_ptr(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+    pub(super) fn inline_store_ptr(&mut self, addr: V<'m>, cap: V<'m>, vint: V<'m>, vcap: V<'m>) {
         if let Some(&read) = self.slot_caps.get(&vcap) {
             if (read.addr, read.cap) == (addr, cap)
                 && self.nothing_written_between(read.at, self.cur_old)
@@ -319,10 +319,10 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// [`FnTx::inline_store_ptr`] for a capability of any origin.
-    pub(super) fn store_ptr_full(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+    pub(super) fn store_ptr_full(&mut self, addr: V<'m>, cap: V<'m>, vint: V<'m>, vcap: V<'m>) {
         let (word, has) = self.shadow_word(addr, cap);
         let ll = &self.m.ll;
-        if ll.is_null_constant(vcap) {
+        if vcap.is_null_constant() {
             // A constant null capability (`p->next = NULL`, an integer
             // constant): no barrier, so no look at the collector's state;
             // the shadow word is cleared if the object has shadow words.
@@ -330,11 +330,11 @@ impl FnTx<'_, '_, '_> {
             let join = ll.append_block(self.new, "");
             let st = ll.store(vint, addr, 8);
             ll.not_header(st);
-            ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+            st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
             ll.cond_br_likely(has, shadowed, join);
             ll.position_at_end(shadowed);
             let sw = ll.store(vcap, word, 8);
-            ll.set_ordering(sw, LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+            sw.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
             ll.not_header(sw);
             ll.br(join);
             ll.position_at_end(join);
@@ -384,9 +384,9 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(fast);
         let st = ll.store(vint, addr, 8);
         ll.not_header(st);
-        ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         let sw = ll.store(vcap, word, 8);
-        ll.set_ordering(sw, LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+        sw.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
         ll.not_header(sw);
         ll.br(join);
         // No shadow words yet: a null capability needs none (and no
@@ -396,7 +396,7 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(plain);
         let st = ll.store(vint, addr, 8);
         ll.not_header(st);
-        ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         ll.br(join);
         ll.position_at_end(slow);
         call(ll, "gimso_store_ptr", &[addr, cap, vint, vcap]);
@@ -413,7 +413,7 @@ impl FnTx<'_, '_, '_> {
     /// (a Dijkstra barrier is about references stored, and none is).
     /// Unless the read found the slot in atomic mode: atomic loads take the
     /// value from its box, so the full store puts it back in plain mode.
-    pub(super) fn store_ptr_in_place(&mut self, read: SlotRead, vint: V, vcap: V) {
+    pub(super) fn store_ptr_in_place(&mut self, read: SlotRead<'m>, vint: V<'m>, vcap: V<'m>) {
         self.m.stats.in_place_stores += 1;
         let ll = &self.m.ll;
         let plain = ll.append_block(self.new, "");
@@ -423,7 +423,7 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(plain);
         let st = ll.store(vint, read.addr, 8);
         ll.not_header(st);
-        ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
         ll.br(join);
         ll.position_at_end(full);
         self.store_ptr_full(read.addr, read.cap, vint, vcap);
@@ -436,26 +436,26 @@ impl FnTx<'_, '_, '_> {
     /// that order, with nothing between them that may write memory (the
     /// program's stores and calls; a racing thread's stores are races the
     /// program has, which may tear a pointer anyway).
-    pub(super) fn nothing_written_between(&self, load: V, store: V) -> bool {
+    pub(super) fn nothing_written_between(&self, load: V<'m>, store: V<'m>) -> bool {
         use LLVMOpcode::*;
         let ll = &self.m.ll;
-        let mut i = ll.next_instruction(load);
+        let mut i = load.next_instruction();
         while let Some(inst) = i {
             if inst == store {
                 return true;
             }
-            let harmless = match ll.opcode(inst) {
+            let harmless = match inst.opcode() {
                 LLVMGetElementPtr | LLVMLoad | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr
                 | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMAdd | LLVMSub | LLVMMul | LLVMShl
                 | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMICmp | LLVMSelect
                 | LLVMExtractValue | LLVMFreeze => true,
-                LLVMCall => ll.name(ll.called_value(inst)).starts_with("llvm.dbg."),
+                LLVMCall => inst.called_value().name().starts_with("llvm.dbg."),
                 _ => false,
             };
             if !harmless {
                 return false;
             }
-            i = ll.next_instruction(inst);
+            i = inst.next_instruction();
         }
         // The end of the load's block: the store is elsewhere.
         false
@@ -468,7 +468,7 @@ impl FnTx<'_, '_, '_> {
     /// (clang's `-ftrivial-auto-var-init=zero` clears every escaping local
     /// this way at its declaration: SQLite's 56-byte `Mem`s in each
     /// `sqlite3VdbeExec` opcode.)
-    pub(super) fn inline_memset(&mut self, d: Tx, val: V, n: u64, site: V) {
+    pub(super) fn inline_memset(&mut self, d: Tx<'m>, val: V<'m>, n: u64, site: V<'m>) {
         let aligned = self.word_aligned(d.int);
         let ll = &self.m.ll;
         let cap = d.cap.unwrap_or_else(|| ll.null_ptr());
@@ -497,7 +497,7 @@ impl FnTx<'_, '_, '_> {
         ll.position_at_end(clear);
         for k in 0..n / 8 {
             let st = ll.store(ll.i64c(0), ll.gep_i8c(word, k * 8), 8);
-            ll.set_ordering(st, LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+            st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
             ll.not_header(st);
         }
         ll.br(join);
@@ -508,16 +508,16 @@ impl FnTx<'_, '_, '_> {
     /// `i64` the inference gave exactly one capability (a pointer copied
     /// as an integer, as the optimiser's `memcpy` lowering and SROA do;
     /// see the `inttoptr` module).
-    pub(super) fn carries_cap(&self, v: V) -> bool {
+    pub(super) fn carries_cap(&self, v: V<'m>) -> bool {
         let ll = &self.m.ll;
-        let ty = ll.type_of(v);
-        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.int_width(ty) != 64 {
+        let ty = v.type_of();
+        if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
             return false;
         }
         if self.const_ptrtoint(v).is_some() {
             return true;
         }
-        if ll.value_kind(v) != LLVMValueKind::LLVMInstructionValueKind {
+        if v.value_kind() != LLVMValueKind::LLVMInstructionValueKind {
             return self.boundary_caps.contains_key(&v);
         }
         // SAFETY: `v` is a live instruction of the module.
@@ -526,7 +526,7 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// Whether `addr` is 8-aligned (only such words hold capabilities).
-    pub(super) fn word_aligned(&self, addr: V) -> V {
+    pub(super) fn word_aligned(&self, addr: V<'m>) -> V<'m> {
         let ll = &self.m.ll;
         let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
         ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0))
@@ -535,25 +535,25 @@ impl FnTx<'_, '_, '_> {
     /// The capability at rest in the word at `addr` (already checked for
     /// an 8-byte read through `cap`): null when `addr` is not 8-aligned,
     /// since only aligned words hold capabilities.
-    pub(super) fn word_cap(&mut self, addr: V, cap: V) -> V {
+    pub(super) fn word_cap(&mut self, addr: V<'m>, cap: V<'m>) -> V<'m> {
         let aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
-        let from = ll.insert_block();
+        let from = ll.current_block();
         let read = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
         ll.cond_br(aligned, read, join);
         ll.position_at_end(read);
         let (lower, was_box) = self.shadow_lower(addr, cap);
         let ll = &self.m.ll;
-        let read_end = ll.insert_block();
+        let read_end = ll.current_block();
         ll.br(join);
         ll.position_at_end(join);
         let phi = ll.phi(ll.ptr());
-        ll.add_incoming(phi, ll.null_ptr(), from);
-        ll.add_incoming(phi, lower, read_end);
+        phi.add_incoming(ll.null_ptr(), from);
+        phi.add_incoming(lower, read_end);
         let boxed = ll.phi(ll.i1_ty());
-        ll.add_incoming(boxed, ll.const_int(ll.i1_ty(), 0), from);
-        ll.add_incoming(boxed, was_box, read_end);
+        boxed.add_incoming(ll.const_int(ll.i1_ty(), 0), from);
+        boxed.add_incoming(was_box, read_end);
         let at = self.cur_old;
         self.slot_caps.insert(
             phi,
@@ -573,16 +573,16 @@ impl FnTx<'_, '_, '_> {
     /// which leaves the capability at rest alone (the spec's integer store:
     /// a number that crossed a call, or was copied from a word without a
     /// capability, is stored as the number it is).
-    pub(super) fn store_word(&mut self, addr: V, cap: V, vint: V, vcap: V) {
+    pub(super) fn store_word(&mut self, addr: V<'m>, cap: V<'m>, vint: V<'m>, vcap: V<'m>) {
         let ll = &self.m.ll;
-        if ll.is_null_constant(vcap) {
+        if vcap.is_null_constant() {
             let s = ll.store(vint, addr, 1);
             ll.not_header(s);
             return;
         }
         let mut aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
-        if !ll.is_constant(vcap) {
+        if !vcap.is_constant() {
             let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, vcap, ll.null_ptr());
             aligned = ll.and(aligned, has);
         }
@@ -605,17 +605,17 @@ impl FnTx<'_, '_, '_> {
     // ---- CC buffers -------------------------------------------------------------
 
     /// Reads a value of `ty` from CC buffer offset `off`.
-    pub(super) fn read_buf(&mut self, ty: T, payload: V, caps: V, off: u64) -> Tx {
+    pub(super) fn read_buf(&mut self, ty: T<'m>, payload: V<'m>, caps: V<'m>, off: u64) -> Tx<'m> {
         buffers::read_value(&self.m.ll, ty, payload, caps, off)
     }
 
     /// Writes `v` of `ty` at CC buffer offset `off` (capability words of
     /// its span must already be zero).
-    pub(super) fn write_buf(&mut self, ty: T, v: Tx, payload: V, caps: V, off: u64) {
+    pub(super) fn write_buf(&mut self, ty: T<'m>, v: Tx<'m>, payload: V<'m>, caps: V<'m>, off: u64) {
         buffers::write_value(&self.m.ll, ty, v, payload, caps, off);
     }
 
-    pub(super) fn zero_caps(&self, caps: V, bytes: u64) {
+    pub(super) fn zero_caps(&self, caps: V<'m>, bytes: u64) {
         buffers::zero_caps(&self.m.ll, caps, bytes);
     }
 }

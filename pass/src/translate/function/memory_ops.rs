@@ -2,21 +2,21 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
-    pub(super) fn tx_alloca(&mut self, inst: V) {
+impl<'m> FnTx<'_, 'm, '_> {
+    pub(super) fn tx_alloca(&mut self, inst: V<'m>) {
         if self.vals.contains_key(&inst) {
             return; // a private stack slot, made in the prologue
         }
         let ll = &self.m.ll;
-        let ty = ll.allocated_type(inst);
-        let count = self.tx(self.m.ll.operand(inst, 0)).int;
+        let ty = inst.allocated_type();
+        let count = self.tx(inst.operand(0)).int;
         let ll = &self.m.ll;
         let count = ll.int_cast(count, ll.i64());
         let size = ll.mul(count, ll.i64c(ll.size_of(ty)));
         let align = stack_align(ll, inst);
         let r = call(ll, alloc_stack_fn(ll, inst), &[size, ll.i64c(align)]);
         let t = self.pair(r);
-        if let Some(n) = ll.const_int_value(ll.operand(inst, 0)) {
+        if let Some(n) = inst.operand(0).const_int_value() {
             self.note_stack_object(t.cap, n.saturating_mul(ll.size_of(ty)));
         }
         self.m.stats.heap_allocas += 1;
@@ -25,7 +25,7 @@ impl FnTx<'_, '_, '_> {
 
     /// Records that `cap` is a stack object of `bytes` requested bytes,
     /// its exact bounds.
-    pub(super) fn note_stack_object(&mut self, cap: Option<V>, bytes: u64) {
+    pub(super) fn note_stack_object(&mut self, cap: Option<V<'m>>, bytes: u64) {
         if let Some(cap) = cap {
             self.sized_caps.insert(cap, bytes);
         }
@@ -33,7 +33,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The private stack slot (with capabilities) `int` points into, and
     /// the offset.
-    pub(super) fn stack_root(&self, int: V) -> Option<(V, StackCaps, u64)> {
+    pub(super) fn stack_root(&self, int: V<'m>) -> Option<(V<'m>, StackCaps<'m>, u64)> {
         let (root, off) = self.const_gep.get(&int).copied().unwrap_or((int, 0));
         let sc = *self.stack_caps.get(&root)?;
         Some((root, sc, u64::try_from(off).ok()?))
@@ -41,9 +41,9 @@ impl FnTx<'_, '_, '_> {
 
     /// Where the capability of a `ptr` of type `ty` at `int` (inside a
     /// private stack slot with capabilities) is kept.
-    pub(super) fn stack_cap_word(&self, int: V, ty: T) -> Option<V> {
+    pub(super) fn stack_cap_word(&self, int: V<'m>, ty: T<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        let ptrs = ll.is_ptr(ty) || (ll.is_vector(ty) && ll.is_ptr(ll.elem_ty(ty)));
+        let ptrs = ty.is_ptr() || (ty.is_vector() && ty.element_type().is_ptr());
         if !ptrs {
             return None;
         }
@@ -53,9 +53,9 @@ impl FnTx<'_, '_, '_> {
 
     /// Where the capability an `i64` at `int` may carry is kept, when `int`
     /// is a word of a private stack slot with capabilities.
-    pub(super) fn stack_int_word(&self, int: V, ty: T) -> Option<V> {
+    pub(super) fn stack_int_word(&self, int: V<'m>, ty: T<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if ll.kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind || ll.int_width(ty) != 64 {
+        if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
             return None;
         }
         let (_, sc, off) = self.stack_root(int)?;
@@ -66,7 +66,7 @@ impl FnTx<'_, '_, '_> {
     /// escapes here: on a never-returning path the slot's one heap copy,
     /// made on first use from its values and capabilities; otherwise a
     /// fresh copy for this call, copied back when it returns.
-    pub(super) fn escaped_stack_arg(&mut self, t: Tx) -> Tx {
+    pub(super) fn escaped_stack_arg(&mut self, t: Tx<'m>) -> Tx<'m> {
         if !self.trusted_ints.contains(&t.int) {
             return t;
         }
@@ -99,7 +99,7 @@ impl FnTx<'_, '_, '_> {
         }
         let Some(copy) = sc.copy else { return t };
         let ll = &self.m.ll;
-        let from = ll.insert_block();
+        let from = ll.current_block();
         let make = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
         let cur = ll.load(ll.ptr(), copy, 8);
@@ -119,12 +119,12 @@ impl FnTx<'_, '_, '_> {
         let ll = &self.m.ll;
         let made_cap = made.cap.unwrap_or(made.int);
         ll.store(made_cap, copy, 8);
-        let made_at = ll.insert_block();
+        let made_at = ll.current_block();
         ll.br(join);
         ll.position_at_end(join);
         let obj = ll.phi(ll.ptr());
-        ll.add_incoming(obj, cur, from);
-        ll.add_incoming(obj, made_cap, made_at);
+        obj.add_incoming(cur, from);
+        obj.add_incoming(made_cap, made_at);
         self.m.stats.escaped_stack_copies += 1;
         Tx {
             int: ll.gep_i8c(obj, off),
@@ -135,7 +135,7 @@ impl FnTx<'_, '_, '_> {
     /// `llvm.memset` of a private stack slot (the escape analysis proved it
     /// constant and inside): done in place, clearing the capabilities of
     /// the words it touches.
-    pub(super) fn memset_private(&mut self, inst: V) -> bool {
+    pub(super) fn memset_private(&mut self, inst: V<'m>) -> bool {
         let d = self.arg(inst, 0);
         if !self.trusted_ints.contains(&d.int) {
             return false;
@@ -143,7 +143,7 @@ impl FnTx<'_, '_, '_> {
         let v = self.arg(inst, 1);
         let len = self.arg(inst, 2);
         let ll = &self.m.ll;
-        let Some(len) = ll.const_int_value(len.int) else {
+        let Some(len) = len.int.const_int_value() else {
             return false;
         };
         ll.memset(d.int, ll.int_cast(v.int, ll.i8()), ll.i64c(len), 1);
@@ -158,15 +158,15 @@ impl FnTx<'_, '_, '_> {
         true
     }
 
-    pub(super) fn tx_load(&mut self, inst: V) {
+    pub(super) fn tx_load(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let ty = ll.type_of(inst);
-        let p = self.tx(ll.operand(inst, 0));
+        let ty = inst.type_of();
+        let p = self.tx(inst.operand(0));
         let ll = &self.m.ll;
-        let ordering = ll.ordering(inst);
+        let ordering = inst.ordering();
         let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
-        let volatile = ll.is_volatile(inst);
-        let ir_align = ll.alignment(inst);
+        let volatile = inst.is_volatile();
+        let ir_align = inst.alignment();
         let size = ll.store_size_of(ty);
         let mut align = required_align(ll, ty, ir_align);
         if atomic {
@@ -216,9 +216,9 @@ impl FnTx<'_, '_, '_> {
             let ll = &self.m.ll;
             let v = ll.load(ty, p.int, align as u32);
             ll.not_header(v);
-            ll.set_volatile(v, volatile);
+            v.set_volatile(volatile);
             if atomic {
-                ll.set_ordering(v, ordering);
+                v.set_ordering(ordering);
             }
             self.set(inst, Tx::plain(v));
             if self.needed_loads.contains(&inst) {
@@ -229,7 +229,7 @@ impl FnTx<'_, '_, '_> {
             return;
         }
         let mut t = self.load_value(ty, p, atomic);
-        if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+        if self.m.options.exposed_provenance && ty.is_ptr() {
             t = self.recover_exposed(t);
         }
         self.set(inst, t);
@@ -239,13 +239,13 @@ impl FnTx<'_, '_, '_> {
     /// as an integer (no capability at rest) and read back as a pointer are
     /// an integer-to-pointer conversion, so a non-null value without a
     /// capability takes that of the exposed object at its address.
-    pub(super) fn recover_exposed(&mut self, t: Tx) -> Tx {
+    pub(super) fn recover_exposed(&mut self, t: Tx<'m>) -> Tx<'m> {
         let Some(cap) = t.cap else { return t };
         let ll = &self.m.ll;
         let no_cap = ll.icmp(LLVMIntPredicate::LLVMIntEQ, cap, ll.null_ptr());
         let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, t.int, ll.null_ptr());
         let need = ll.and(no_cap, nonnull);
-        let from = ll.insert_block();
+        let from = ll.current_block();
         let slow = ll.append_block(self.new, "");
         let cont = ll.append_block(self.new, "");
         ll.cond_br_unlikely(need, slow, cont);
@@ -255,25 +255,25 @@ impl FnTx<'_, '_, '_> {
         ll.br(cont);
         ll.position_at_end(cont);
         let phi = ll.phi(ll.ptr());
-        ll.add_incoming(phi, cap, from);
-        ll.add_incoming(phi, found, slow);
+        phi.add_incoming(cap, from);
+        phi.add_incoming(found, slow);
         Tx {
             int: t.int,
             cap: Some(phi),
         }
     }
 
-    pub(super) fn tx_store(&mut self, inst: V) {
+    pub(super) fn tx_store(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let (vo, po) = (ll.operand(inst, 0), ll.operand(inst, 1));
-        let ty = ll.type_of(vo);
+        let (vo, po) = (inst.operand(0), inst.operand(1));
+        let ty = vo.type_of();
         let v = self.tx(vo);
         let p = self.tx(po);
         let ll = &self.m.ll;
-        let ordering = ll.ordering(inst);
+        let ordering = inst.ordering();
         let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
-        let volatile = ll.is_volatile(inst);
-        let ir_align = ll.alignment(inst);
+        let volatile = inst.is_volatile();
+        let ir_align = inst.alignment();
         let size = ll.store_size_of(ty);
         let mut align = required_align(ll, ty, ir_align);
         if atomic {
@@ -315,40 +315,40 @@ impl FnTx<'_, '_, '_> {
             let ll = &self.m.ll;
             let s = ll.store(v.int, p.int, align as u32);
             ll.not_header(s);
-            ll.set_volatile(s, volatile);
+            s.set_volatile(volatile);
             if atomic {
-                ll.set_ordering(s, ordering);
+                s.set_ordering(ordering);
             }
             return;
         }
         self.store_value(ty, v, p, atomic);
     }
 
-    pub(super) fn tx_gep(&mut self, inst: V) {
+    pub(super) fn tx_gep(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let n = ll.num_operands(inst);
-        let base_v = ll.operand(inst, 0);
+        let n = inst.num_operands();
+        let base_v = inst.operand(0);
         let base = self.tx(base_v);
         let mut idx = Vec::new();
         let mut all_const = true;
         for i in 1..n {
-            let o = self.m.ll.operand(inst, i);
-            if self.m.ll.const_int_value(o).is_none() {
+            let o = inst.operand(i);
+            if o.const_int_value().is_none() {
                 all_const = false;
             }
             idx.push(self.tx(o).int);
         }
         let ll = &self.m.ll;
-        let src = ll.gep_source_type(inst);
-        let ty = ll.type_of(inst);
+        let src = inst.gep_source_type();
+        let ty = inst.type_of();
         let int = match self.indexed_gep(inst, base.int, &idx) {
             Some(int) => int,
             None => self.m.ll.gep(src, base.int, &idx),
         };
         let ll = &self.m.ll;
         let mut cap = base.cap.unwrap_or_else(|| ll.null_ptr());
-        if ll.is_vector(ty) && !ll.is_vector(ll.type_of(cap)) {
-            let lanes = ll.vector_len(ty);
+        if ty.is_vector() && !cap.type_of().is_vector() {
+            let lanes = ty.vector_len();
             let mut v = ll.zero(ty);
             for i in 0..u64::from(lanes) {
                 v = ll.insert_element(v, cap, ll.i32c(i));
@@ -358,12 +358,12 @@ impl FnTx<'_, '_, '_> {
         if all_const && self.trusted_ints.contains(&base.int) {
             self.trusted_ints.insert(int);
         }
-        let vector = ll.is_vector(ty);
+        let vector = ty.is_vector();
         if !all_const && !vector && !self.const_gep.contains_key(&int) {
             self.note_var_gep(inst, int, base.int, src, &idx);
         }
         let ll = &self.m.ll;
-        if all_const && !ll.is_vector(ty) {
+        if all_const && !ty.is_vector() {
             if let Some(off) = self.m.ll.const_gep_offset(src, &idx) {
                 let (root, at) = self
                     .const_gep
@@ -387,13 +387,13 @@ impl FnTx<'_, '_, '_> {
     /// Records `int` (the new GEP of old `inst` on `base`) as at or above
     /// a constant offset from its base's root when its one variable index
     /// is non-negative and small.
-    pub(super) fn note_var_gep(&mut self, inst: V, int: V, base: V, src: T, idx: &[V]) {
+    pub(super) fn note_var_gep(&mut self, inst: V<'m>, int: V<'m>, base: V<'m>, src: T<'m>, idx: &[V<'m>]) {
         let ll = &self.m.ll;
         let vars: Vec<usize> = (0..idx.len())
-            .filter(|&i| ll.const_int_value(ll.operand(inst, i as u32 + 1)).is_none())
+            .filter(|&i| inst.operand(i as u32 + 1).const_int_value().is_none())
             .collect();
         let [at] = vars[..] else { return };
-        if index_range::nonneg_bound(ll, ll.operand(inst, at as u32 + 1)).is_none() {
+        if index_range::nonneg_bound(ll, inst.operand(at as u32 + 1)).is_none() {
             return;
         }
         let Some(min) = index_range::min_offset(ll, src, idx, at) else {
@@ -405,22 +405,22 @@ impl FnTx<'_, '_, '_> {
         }
     }
 
-    pub(super) fn tx_cmpxchg(&mut self, inst: V) {
+    pub(super) fn tx_cmpxchg(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
         let (po, eo, no) = (
-            ll.operand(inst, 0),
-            ll.operand(inst, 1),
-            ll.operand(inst, 2),
+            inst.operand(0),
+            inst.operand(1),
+            inst.operand(2),
         );
-        let ty = ll.type_of(eo);
+        let ty = eo.type_of();
         let size = ll.store_size_of(ty);
-        let weak = ll.cmpxchg_weak(inst);
+        let weak = inst.cmpxchg_weak();
         let p = self.tx(po);
         let e = self.tx(eo);
         let nv = self.tx(no);
         self.check(p, size, size.max(1), true);
         let ll = &self.m.ll;
-        if ll.is_ptr(ty) {
+        if ty.is_ptr() {
             let rty = ll.struct_ty(&[ll.ptr(), ll.ptr(), ll.i64()]);
             let slot = self.entry_alloca(rty);
             let ll = &self.m.ll;
@@ -445,7 +445,7 @@ impl FnTx<'_, '_, '_> {
             let old_cap = ll.extract_value(r, 1);
             let ok = ll.extract_value(r, 2);
             let ok = ll.icmp(LLVMIntPredicate::LLVMIntNE, ok, ll.i64c(0));
-            let res_ty = ll.type_of(inst);
+            let res_ty = inst.type_of();
             let int = ll.insert_value(ll.zero(res_ty), old_int, 0);
             let int = ll.insert_value(int, ok, 1);
             let cap = ll.insert_value(ll.zero(res_ty), old_cap, 0);
@@ -458,24 +458,24 @@ impl FnTx<'_, '_, '_> {
             );
             return;
         }
-        let c = ll.clone_inst(inst);
-        ll.set_operand(c, 0, p.int);
-        ll.set_operand(c, 1, e.int);
-        ll.set_operand(c, 2, nv.int);
+        let c = inst.clone_inst();
+        c.set_operand(0, p.int);
+        c.set_operand(1, e.int);
+        c.set_operand(2, nv.int);
         ll.insert(c);
         self.set(inst, Tx::plain(c));
     }
 
-    pub(super) fn tx_rmw(&mut self, inst: V) {
+    pub(super) fn tx_rmw(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let (po, vo) = (ll.operand(inst, 0), ll.operand(inst, 1));
-        let ty = ll.type_of(vo);
+        let (po, vo) = (inst.operand(0), inst.operand(1));
+        let ty = vo.type_of();
         let size = ll.store_size_of(ty);
         let p = self.tx(po);
         let v = self.tx(vo);
         self.check(p, size, size.max(1), true);
         let ll = &self.m.ll;
-        if ll.is_ptr(ty) {
+        if ty.is_ptr() {
             // LLVM 16 only has xchg on pointers.
             let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
             let vcap = v.cap.unwrap_or_else(|| ll.null_ptr());
@@ -484,9 +484,9 @@ impl FnTx<'_, '_, '_> {
             self.set(inst, t);
             return;
         }
-        let c = ll.clone_inst(inst);
-        ll.set_operand(c, 0, p.int);
-        ll.set_operand(c, 1, v.int);
+        let c = inst.clone_inst();
+        c.set_operand(0, p.int);
+        c.set_operand(1, v.int);
         ll.insert(c);
         self.set(inst, Tx::plain(c));
     }
@@ -495,12 +495,12 @@ impl FnTx<'_, '_, '_> {
     /// `&base[i]` plus a constant: `&base[i]` made once per original block
     /// and element type, so every field of one element shares a root (for
     /// check merging and widening; [`widen::root_of`] finds the same).
-    pub(super) fn indexed_gep(&mut self, inst: V, base: V, idx: &[V]) -> Option<V> {
+    pub(super) fn indexed_gep(&mut self, inst: V<'m>, base: V<'m>, idx: &[V<'m>]) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if ll.is_vector(ll.type_of(inst)) {
+        if inst.type_of().is_vector() {
             return None;
         }
-        let src = ll.gep_source_type(inst);
+        let src = inst.gep_source_type();
         let off = widen::element_offset(ll, src, idx)?;
         let (&first, rest) = idx.split_first()?;
         let key = (self.cur_old_block, base, first, src);
@@ -529,41 +529,41 @@ impl FnTx<'_, '_, '_> {
     /// use its address alone, so its capability need not be read. (A
     /// difference of two pointers carries no capability under `inttoptr`
     /// inference: the two origins differ.)
-    pub(super) fn capability_unused(&self, inst: V) -> bool {
+    pub(super) fn capability_unused(&self, inst: V<'m>) -> bool {
         let ll = &self.m.ll;
-        if ll.kind(ll.type_of(inst)) != LLVMTypeKind::LLVMPointerTypeKind {
+        if inst.type_of().kind() != LLVMTypeKind::LLVMPointerTypeKind {
             return false;
         }
-        let other_pointer = |v: V| {
+        let other_pointer = |v: V<'m>| {
             // (`opcode` is 0 for arguments and constants.)
-            ll.opcode(v) == LLVMOpcode::LLVMPtrToInt && ll.operand(v, 0) != inst
+            v.opcode() == LLVMOpcode::LLVMPtrToInt && v.operand(0) != inst
         };
-        let address_only = |int: V| {
-            let users = ll.users(int);
+        let address_only = |int: V<'m>| {
+            let users = int.users();
             !users.is_empty()
-                && users.iter().all(|&u| match ll.opcode(u) {
+                && users.iter().all(|&u| match u.opcode() {
                     LLVMOpcode::LLVMICmp => true,
                     LLVMOpcode::LLVMSub => {
-                        let (a, b) = (ll.operand(u, 0), ll.operand(u, 1));
+                        let (a, b) = (u.operand(0), u.operand(1));
                         (a == int && other_pointer(b)) || (b == int && other_pointer(a))
                     }
                     _ => false,
                 })
         };
-        let users = ll.users(inst);
+        let users = inst.users();
         !users.is_empty()
-            && users.iter().all(|&u| match ll.opcode(u) {
+            && users.iter().all(|&u| match u.opcode() {
                 LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMIndirectBr => true,
                 LLVMOpcode::LLVMPtrToInt => address_only(u),
                 LLVMOpcode::LLVMGetElementPtr => {
-                    ll.operand(u, 0) == inst && only_compared(ll, u, 4)
+                    u.operand(0) == inst && only_compared(ll, u, 4)
                 }
                 _ => false,
             })
     }
 
     /// A scratch alloca in the entry block.
-    pub(super) fn entry_alloca(&mut self, ty: T) -> V {
+    pub(super) fn entry_alloca(&mut self, ty: T<'m>) -> V<'m> {
         self.m.ll.entry_alloca(self.new, ty)
     }
 }

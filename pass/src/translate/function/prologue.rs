@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn prologue(&mut self) {
         // A function that calls nothing cannot be on a cycle of calls, and
         // its loops poll on their back edges: it runs for a bounded time
@@ -12,11 +12,11 @@ impl FnTx<'_, '_, '_> {
             self.pollcheck();
         }
         let ll = &self.m.ll;
-        let fnty = ll.function_type_of(self.old);
-        let params = ll.params(self.old);
+        let fnty = self.old.global_value_type();
+        let params = self.old.func().params();
         let mut types = Vec::new();
         for (i, &p) in params.iter().enumerate() {
-            types.push(ll.param_byval(self.old, i as u32).unwrap_or(ll.type_of(p)));
+            types.push(self.old.func().param_byval(i as u32).unwrap_or(p.type_of()));
         }
         let layout = cc_layout(ll, &types);
         self.fixed_bytes = layout.bytes;
@@ -43,7 +43,7 @@ impl FnTx<'_, '_, '_> {
 
     /// The generic entry's arguments: `arg_bytes` checked against what the
     /// parameters need, then each read from the CC buffers.
-    pub(super) fn buffer_params(&mut self, layout: &CcLayout, arg_bytes: V) {
+    pub(super) fn buffer_params(&mut self, layout: &CcLayout, arg_bytes: V<'m>) {
         let ll = &self.m.ll;
         if layout.bytes > 0 {
             let ok = ll.icmp(
@@ -60,10 +60,10 @@ impl FnTx<'_, '_, '_> {
             });
         }
         let (payload, caps) = self.arg_buffers(arg_bytes);
-        let params = self.m.ll.params(self.old);
+        let params = self.old.func().params();
         for (i, &p) in params.iter().enumerate() {
             let off = layout.offsets[i];
-            let t = if let Some(bt) = self.m.ll.param_byval(self.old, i as u32) {
+            let t = if let Some(bt) = self.old.func().param_byval(i as u32) {
                 let ll = &self.m.ll;
                 let size = ll.size_of(bt);
                 let align = ll.align_of(bt).max(16);
@@ -76,9 +76,9 @@ impl FnTx<'_, '_, '_> {
                 );
                 self.pair(r)
             } else {
-                let ty = self.m.ll.type_of(p);
+                let ty = p.type_of();
                 let t = self.read_buf(ty, payload, caps, off);
-                if self.m.options.exposed_provenance && self.m.ll.is_ptr(ty) {
+                if self.m.options.exposed_provenance && ty.is_ptr() {
                     // Passed as an integer by a caller of another type.
                     self.recover_exposed(t)
                 } else {
@@ -99,11 +99,11 @@ impl FnTx<'_, '_, '_> {
     /// order they appear in it: what the translation emits for a set of
     /// them must not depend on hash order, or the same source would
     /// compile to different code from run to run.
-    pub(super) fn in_old_order(&self, vals: HashSet<V>) -> Vec<V> {
+    pub(super) fn in_old_order(&self, vals: HashSet<V<'m>>) -> Vec<V<'m>> {
         let ll = &self.m.ll;
         let mut out = Vec::with_capacity(vals.len());
-        for b in ll.blocks(self.old) {
-            out.extend(ll.instructions(b).into_iter().filter(|i| vals.contains(i)));
+        for b in self.old.func().blocks() {
+            out.extend(b.instructions().into_iter().filter(|i| vals.contains(i)));
             if out.len() == vals.len() {
                 break;
             }
@@ -132,10 +132,10 @@ impl FnTx<'_, '_, '_> {
                 AllocaHome::Heap(_) => continue,
             };
             let ll = &self.m.ll;
-            let ty = ll.allocated_type(a);
-            let count = ll.const_int_value(ll.operand(a, 0)).unwrap_or(1);
+            let ty = a.allocated_type();
+            let count = a.operand(0).const_int_value().unwrap_or(1);
             let size = ll.size_of(ty) * count;
-            let mut align = ll.alignment(a).max(1);
+            let mut align = a.alignment().max(1);
             let slot = if escapes.is_some() {
                 // Whole words, word-aligned: copied out a word at a time.
                 align = align.max(8);
@@ -145,12 +145,12 @@ impl FnTx<'_, '_, '_> {
             } else {
                 ll.entry_alloca(self.new, ll.array_ty(ty, count))
             };
-            ll.set_alignment(slot, align);
+            slot.set_alignment(align);
             ll.memset(slot, ll.const_int(ll.i8(), 0), ll.i64c(size), align);
             if let Some(escapes) = escapes {
                 let words = size.div_ceil(8);
                 let caps = ll.entry_alloca(self.new, ll.array_ty(ll.ptr(), words));
-                ll.set_alignment(caps, 8);
+                caps.set_alignment(8);
                 ll.memset(caps, ll.const_int(ll.i8(), 0), ll.i64c(words * 8), 8);
                 let copy = escapes.then(|| {
                     let c = ll.entry_alloca(self.new, ll.ptr());
@@ -183,12 +183,12 @@ impl FnTx<'_, '_, '_> {
     /// An [`AllocaHome::Frame`] alloca: `[header][payload][shadow]` in the
     /// frame, 16-aligned. Made an object here (in the prologue), or where
     /// first needed when lazy allocas planned a point for it.
-    pub(super) fn frame_object(&mut self, a: V) {
+    pub(super) fn frame_object(&mut self, a: V<'m>) {
         let ll = &self.m.ll;
         let size = alloca_bytes(ll, a);
         let words = 2 + 2 * size.div_ceil(8);
         let storage = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
-        ll.set_alignment(storage, 16);
+        storage.set_alignment(16);
         if self.lazy.slots.contains_key(&a) {
             self.frame_storage.insert(a, storage);
             return;
@@ -209,7 +209,7 @@ impl FnTx<'_, '_, '_> {
     /// flagging it a stack object (`free` refuses it). Returns its
     /// `lower`. The collector takes the capability for a non-heap one and
     /// finds the heap objects the shadow refers to with the stack scan.
-    pub(super) fn init_frame_object(&mut self, storage: V, size: u64) -> V {
+    pub(super) fn init_frame_object(&mut self, storage: V<'m>, size: u64) -> V<'m> {
         let ll = &self.m.ll;
         let payload = super::super::globals::shadow_distance(size);
         let lower = ll.gep_i8c(storage, HEADER_SIZE as u64);
@@ -225,16 +225,16 @@ impl FnTx<'_, '_, '_> {
 
     /// Records that `cap` is a frame object of `size` bytes, whose inline
     /// shadow words lie at the distance its size fixes.
-    pub(super) fn note_frame_shadow(&mut self, cap: V, size: u64) {
+    pub(super) fn note_frame_shadow(&mut self, cap: V<'m>, size: u64) {
         self.frame_shadows
             .insert(cap, super::super::globals::shadow_distance(size));
     }
 
-    pub(super) fn site_for_function(&mut self) -> V {
+    pub(super) fn site_for_function(&mut self) -> V<'m> {
         // The first instruction with a location stands for the function.
-        for b in self.m.ll.blocks(self.old) {
-            for i in self.m.ll.instructions(b) {
-                if !self.m.ll.debug_loc(i).is_null() {
+        for b in self.old.func().blocks() {
+            for i in b.instructions() {
+                if !i.debug_loc().is_null() {
                     let saved = self.cur_old;
                     self.cur_old = i;
                     let s = self.site();
@@ -249,25 +249,25 @@ impl FnTx<'_, '_, '_> {
     /// Whether the function calls anything but LLVM intrinsics (which never
     /// run program code); inline assembly counts as a call.
     pub(super) fn makes_calls(&self) -> bool {
-        self.m.ll.blocks(self.old).into_iter().any(|b| {
-            self.m.ll.instructions(b).into_iter().any(|i| {
+        self.old.func().blocks().into_iter().any(|b| {
+            b.instructions().into_iter().any(|i| {
                 matches!(
-                    self.m.ll.opcode(i),
+                    i.opcode(),
                     LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
                 ) && {
-                    let c = self.m.ll.called_value(i);
-                    !(is_a(self.m, c, LLVMIsAFunction) && self.m.ll.name(c).starts_with("llvm."))
+                    let c = i.called_value();
+                    !(is_a(self.m, c, LLVMIsAFunction) && c.name().starts_with("llvm."))
                 }
             })
         })
     }
 
     pub(super) fn uses_va_start(&self) -> bool {
-        for b in self.m.ll.blocks(self.old) {
-            for i in self.m.ll.instructions(b) {
-                if self.m.ll.opcode(i) == LLVMOpcode::LLVMCall {
-                    let c = self.m.ll.called_value(i);
-                    if is_a(self.m, c, LLVMIsAFunction) && self.m.ll.name(c) == "llvm.va_start" {
+        for b in self.old.func().blocks() {
+            for i in b.instructions() {
+                if i.opcode() == LLVMOpcode::LLVMCall {
+                    let c = i.called_value();
+                    if is_a(self.m, c, LLVMIsAFunction) && c.name() == "llvm.va_start" {
                         return true;
                     }
                 }

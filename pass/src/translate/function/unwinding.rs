@@ -15,11 +15,11 @@ use super::super::ll::B;
 use super::super::runtime::call;
 use super::{FnTx, THREAD_UNWIND_FRAMES_OFFSET, V};
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// Links this function's frame record (if it has a personality) on the
     /// thread's chain. Runs at the end of the prologue.
     pub(super) fn push_frame(&mut self) {
-        let p = match self.m.ll.personality(self.old) {
+        let p = match self.old.func().personality() {
             Some(pers) => self.tx(pers),
             // A record only so `longjmp` can find the frame.
             None if self.calls_setjmp() => {
@@ -62,12 +62,12 @@ impl FnTx<'_, '_, '_> {
 
     /// Before a call: the frame's LSDA becomes the landing pad of this
     /// `invoke`, or null for a plain call.
-    pub(super) fn set_frame_lsda(&mut self, inst: V) {
+    pub(super) fn set_frame_lsda(&mut self, inst: V<'m>) {
         let Some(rec) = self.frame else { return };
-        if self.m.ll.personality(self.old).is_none() {
+        if self.old.func().personality().is_none() {
             return;
         }
-        let lsda = if self.m.ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+        let lsda = if inst.opcode() == LLVMOpcode::LLVMInvoke {
             let pad = self.landingpad_of(inst);
             match pad.and_then(|lp| self.m.lsda_map.get(&lp).copied()) {
                 Some(g) => self.tx(g),
@@ -84,13 +84,13 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The `landingpad` that starts the unwind destination of `invoke`.
-    fn landingpad_of(&self, invoke: V) -> Option<V> {
+    fn landingpad_of(&self, invoke: V<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        let dest = *ll.successors(invoke).get(1)?;
-        ll.instructions(dest)
+        let dest = *invoke.successors().get(1)?;
+        dest.instructions()
             .into_iter()
-            .find(|&i| ll.opcode(i) != LLVMOpcode::LLVMPHI)
-            .filter(|&i| ll.opcode(i) == LLVMOpcode::LLVMLandingPad)
+            .find(|&i| i.opcode() != LLVMOpcode::LLVMPHI)
+            .filter(|&i| i.opcode() == LLVMOpcode::LLVMLandingPad)
     }
 
     /// After the call `inst` returned `r`: with the exception flag, an
@@ -98,12 +98,12 @@ impl FnTx<'_, '_, '_> {
     /// returns unwinding, or stops the program where no exception may pass
     /// (a `nounwind` function or call). Leaves the builder in the
     /// no-exception continuation.
-    pub(super) fn unwind_check(&mut self, inst: V, r: V) {
+    pub(super) fn unwind_check(&mut self, inst: V<'m>, r: V<'m>) {
         let ll = &self.m.ll;
         let flag = ll.extract_value(r, 0);
         let threw = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
         let cont = ll.append_block(self.new, "");
-        if ll.opcode(inst) == LLVMOpcode::LLVMInvoke {
+        if inst.opcode() == LLVMOpcode::LLVMInvoke {
             let exc = ll.append_block(self.new, "");
             ll.cond_br(threw, exc, cont);
             ll.position_at_end(exc);
@@ -113,11 +113,11 @@ impl FnTx<'_, '_, '_> {
             let exit = self.unwind_exit_block();
             self.m.ll.cond_br(enter, pad, exit);
             self.m.ll.position_at_end(pad);
-            let dest = self.m.ll.successors(inst)[1];
+            let dest = inst.successors()[1];
             self.edge_to(dest);
         } else {
-            let may_unwind = !self.m.ll.fn_has_attr(self.old, "nounwind")
-                && !self.m.ll.call_has_attr(inst, "nounwind");
+            let may_unwind = !self.old.func().has_attr(AttrAt::Function, "nounwind")
+                && !inst.call_has_attr(AttrAt::Function, "nounwind");
             let target = if may_unwind {
                 self.unwind_exit_block()
             } else {
@@ -129,11 +129,11 @@ impl FnTx<'_, '_, '_> {
     }
 
     /// The shared block that returns with the exception flag.
-    fn unwind_exit_block(&mut self) -> B {
+    fn unwind_exit_block(&mut self) -> B<'m> {
         if let Some(b) = self.unwind_exit {
             return b;
         }
-        let here = self.m.ll.insert_block();
+        let here = self.m.ll.current_block();
         let b = self.m.ll.append_block(self.new, "gimso.unwind");
         self.m.ll.position_at_end(b);
         self.pop_frame();
@@ -145,11 +145,11 @@ impl FnTx<'_, '_, '_> {
 
     /// The shared block for an exception arriving at a call it may not
     /// pass: a fatal error naming this function.
-    fn unwind_fatal_block(&mut self) -> B {
+    fn unwind_fatal_block(&mut self) -> B<'m> {
         if let Some(b) = self.unwind_fatal {
             return b;
         }
-        let here = self.m.ll.insert_block();
+        let here = self.m.ll.current_block();
         let b = self.m.ll.append_block(self.new, "gimso.nounwind");
         self.m.ll.position_at_end(b);
         let site = self.site_for_function();
@@ -162,18 +162,18 @@ impl FnTx<'_, '_, '_> {
 
     /// `landingpad`: the two unwind registers the personality set, as the
     /// pad's `{ptr-or-int, ptr-or-int}` (integers truncated).
-    pub(super) fn tx_landingpad(&mut self, inst: V) {
+    pub(super) fn tx_landingpad(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let ty = ll.type_of(inst);
-        let fields = if ll.kind(ty) == LLVMTypeKind::LLVMStructTypeKind {
-            ll.struct_fields(ty)
+        let ty = inst.type_of();
+        let fields = if ty.kind() == LLVMTypeKind::LLVMStructTypeKind {
+            ty.struct_fields()
         } else {
             Vec::new()
         };
         let ok = fields.len() == 2
             && fields.iter().all(|&f| {
-                ll.is_ptr(f)
-                    || (ll.kind(f) == LLVMTypeKind::LLVMIntegerTypeKind && ll.int_width(f) <= 64)
+                f.is_ptr()
+                    || (f.kind() == LLVMTypeKind::LLVMIntegerTypeKind && f.int_width() <= 64)
             });
         if !ok {
             self.error(
@@ -190,7 +190,7 @@ impl FnTx<'_, '_, '_> {
             let ll = &self.m.ll;
             let r = call(ll, "gimso_landing_register", &[ll.i64c(i as u64)]);
             let (iv, lower) = (ll.extract_value(r, 0), ll.extract_value(r, 1));
-            if ll.is_ptr(f) {
+            if f.is_ptr() {
                 int = ll.insert_value(int, iv, i as u32);
                 cap = ll.insert_value(cap, lower, i as u32);
             } else {
@@ -212,14 +212,14 @@ pub(super) const SETJMP_NAMES: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "
 /// symbol can take; renamed to `_setjmp` once the originals are gone.
 pub const NATIVE_SETJMP: &str = "gimso.native._setjmp";
 
-impl FnTx<'_, '_, '_> {
+impl<'m> FnTx<'_, 'm, '_> {
     /// Whether the body calls `setjmp` directly.
     pub(super) fn calls_setjmp(&self) -> bool {
         let ll = &self.m.ll;
-        ll.blocks(self.old).into_iter().any(|b| {
-            ll.instructions(b).into_iter().any(|i| {
-                matches!(ll.opcode(i), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
-                    && SETJMP_NAMES.contains(&ll.name(ll.called_value(i)).as_str())
+        self.old.func().blocks().into_iter().any(|b| {
+            b.instructions().into_iter().any(|i| {
+                matches!(i.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
+                    && SETJMP_NAMES.contains(&i.called_value().name().as_str())
             })
         })
     }
@@ -229,10 +229,10 @@ impl FnTx<'_, '_, '_> {
     /// collector scans it with the stack); the program's `jmp_buf` gets a
     /// runtime object naming it and this frame's record, which `longjmp`
     /// checks is still on the stack.
-    pub(super) fn tx_setjmp(&mut self, inst: V) {
+    pub(super) fn tx_setjmp(&mut self, inst: V<'m>) {
         let env = self.arg(inst, 0);
         let ll = &self.m.ll;
-        let save = if ll.num_arg_operands(inst) > 1 {
+        let save = if inst.num_arg_operands() > 1 {
             let m = self.arg(inst, 1).int;
             self.m.ll.int_cast(m, self.m.ll.i32())
         } else {
@@ -246,7 +246,7 @@ impl FnTx<'_, '_, '_> {
         let buf_ty = ll.array_ty(ll.i64(), 25);
         let native = self.entry_alloca(buf_ty);
         let ll = &self.m.ll;
-        ll.set_alignment(native, 16);
+        native.set_alignment(16);
         let site = self.site();
         let ll = &self.m.ll;
         let cap = env.cap.unwrap_or_else(|| ll.null_ptr());
@@ -258,12 +258,12 @@ impl FnTx<'_, '_, '_> {
         let fnty = ll.fn_ty(ll.i32(), &[ll.ptr()], false);
         let f = ll.get_function(NATIVE_SETJMP).unwrap_or_else(|| {
             let f = ll.add_function(NATIVE_SETJMP, fnty);
-            ll.add_fn_attrs(f, &["returns_twice", "nounwind"]);
+            f.func().add_fn_attrs(&["returns_twice", "nounwind"]);
             f
         });
         let r = ll.call(fnty, f, &[native]);
-        ll.add_call_attrs(r, &["returns_twice"]);
-        let ty = ll.type_of(inst);
+        r.add_call_attrs(&["returns_twice"]);
+        let ty = inst.type_of();
         let r = ll.int_cast(r, ty);
         self.set(inst, Tx::plain(r));
     }

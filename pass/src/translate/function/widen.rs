@@ -34,9 +34,9 @@ const MAX_SPAN: i64 = 4096;
 
 /// One access a widened check covers.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Access {
+pub(super) struct Access<'m> {
     /// The original load or store.
-    pub inst: V,
+    pub inst: V<'m>,
     /// Offset from the root.
     pub off: i64,
     pub size: u64,
@@ -46,35 +46,35 @@ pub(super) struct Access {
 
 /// An address accesses are grouped by, in the original IR.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Root {
+pub(super) enum Root<'m> {
     /// A value (the pointer with its constant-index GEPs stripped).
-    Value(V),
+    Value(V<'m>),
     /// `&base[index]` of element type `ty`, as GEPs in `block` compute it
     /// (the translation makes it once per block: `FnTx::indexed_gep`).
-    Indexed { block: B, base: V, index: V, ty: T },
+    Indexed { block: B<'m>, base: V<'m>, index: V<'m>, ty: T<'m> },
 }
 
 /// What the check of one access covers.
 #[derive(Debug, Clone)]
-pub(super) struct Covered {
+pub(super) struct Covered<'m> {
     /// The root in the original IR, and the access's own offset from it.
-    pub root: Root,
+    pub root: Root<'m>,
     pub own_off: i64,
     /// The widened span `root + [lo, hi)`.
     pub lo: i64,
     pub hi: i64,
     /// The later accesses, in program order.
-    pub later: Vec<Access>,
+    pub later: Vec<Access<'m>>,
 }
 
 /// The root of original pointer `p` and its constant offset.
-pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
+pub(super) fn root_of<'m>(ll: &Ll<'m>, p: V<'m>) -> (Root<'m>, i64) {
     let mut v = p;
     let mut off = 0i64;
-    while ll.is_a(v, LLVMIsAGetElementPtrInst) && !ll.is_vector(ll.type_of(v)) {
-        let n = ll.num_operands(v);
-        let idx: Vec<V> = (1..n).map(|i| ll.operand(v, i)).collect();
-        let src = ll.gep_source_type(v);
+    while ll.is_a(v, LLVMIsAGetElementPtrInst) && !v.type_of().is_vector() {
+        let n = v.num_operands();
+        let idx: Vec<V<'m>> = (1..n).map(|i| v.operand(i)).collect();
+        let src = v.gep_source_type();
         let o = match ll.const_gep_offset(src, &idx) {
             Some(o) => o,
             None => {
@@ -83,8 +83,8 @@ pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
                     break;
                 };
                 let root = Root::Indexed {
-                    block: ll.instructions_parent(v),
-                    base: ll.operand(v, 0),
+                    block: v.block(),
+                    base: v.operand(0),
                     index: idx[0],
                     ty: src,
                 };
@@ -95,7 +95,7 @@ pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
             break;
         };
         off = total;
-        v = ll.operand(v, 0);
+        v = v.operand(0);
     }
     (Root::Value(v), off)
 }
@@ -104,11 +104,11 @@ pub(super) fn root_of(ll: &Ll, p: V) -> (Root, i64) {
 /// scalar first index, constant field indices): the fields' offset from
 /// `&base[i]`. The translation makes `&base[i]` once per block for these
 /// (`FnTx::indexed_gep`), so both sides must agree on the form.
-pub(super) fn element_offset(ll: &Ll, src: T, idx: &[V]) -> Option<i64> {
+pub(super) fn element_offset<'m>(ll: &Ll<'m>, src: T<'m>, idx: &[V<'m>]) -> Option<i64> {
     let (&first, rest) = idx.split_first()?;
-    if ll.is_vector(ll.type_of(first))
-        || ll.const_int_value(first).is_some()
-        || !rest.iter().all(|&i| ll.const_int_value(i).is_some())
+    if first.type_of().is_vector()
+        || first.const_int_value().is_some()
+        || !rest.iter().all(|&i| i.const_int_value().is_some())
     {
         return None;
     }
@@ -119,29 +119,29 @@ pub(super) fn element_offset(ll: &Ll, src: T, idx: &[V]) -> Option<i64> {
 
 /// Whether a call lets the stretch go on: an `llvm.*` intrinsic that
 /// returns (no intrinsic frees memory).
-fn call_keeps_stretch(ll: &Ll, inst: V) -> bool {
-    let callee = ll.called_value(inst);
+fn call_keeps_stretch<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
+    let callee = inst.called_value();
     ll.is_a(callee, LLVMIsAFunction)
-        && ll.name(callee).starts_with("llvm.")
-        && !ll.fn_has_attr(callee, "noreturn")
-        && !ll.call_has_attr(inst, "noreturn")
+        && callee.name().starts_with("llvm.")
+        && !callee.func().has_attr(AttrAt::Function, "noreturn")
+        && !inst.call_has_attr(AttrAt::Function, "noreturn")
 }
 
 /// The widened checks of function `f`: for each load or store followed, in
 /// its stretch, by accesses through the same root.
-pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
+pub(super) fn plan<'m>(ll: &Ll<'m>, f: V<'m>) -> HashMap<V<'m>, Covered<'m>> {
     let mut out = HashMap::new();
-    for b in ll.blocks(f) {
-        let mut stretch: Vec<(Root, Access)> = Vec::new();
-        for inst in ll.instructions(b) {
-            let access = match ll.opcode(inst) {
+    for b in f.func().blocks() {
+        let mut stretch: Vec<(Root<'m>, Access<'m>)> = Vec::new();
+        for inst in b.instructions() {
+            let access = match inst.opcode() {
                 LLVMOpcode::LLVMLoad => {
-                    let ty = ll.type_of(inst);
-                    Some((ll.operand(inst, 0), ty, false))
+                    let ty = inst.type_of();
+                    Some((inst.operand(0), ty, false))
                 }
                 LLVMOpcode::LLVMStore => {
-                    let ty = ll.type_of(ll.operand(inst, 0));
-                    Some((ll.operand(inst, 1), ty, true))
+                    let ty = inst.operand(0).type_of();
+                    Some((inst.operand(1), ty, true))
                 }
                 LLVMOpcode::LLVMCall if call_keeps_stretch(ll, inst) => None,
                 LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
@@ -154,7 +154,7 @@ pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
             if let Some((p, ty, write)) = access {
                 let (root, off) = root_of(ll, p);
                 let size = ll.store_size_of(ty);
-                let align = required_align(ll, ty, ll.alignment(inst));
+                let align = required_align(ll, ty, inst.alignment());
                 stretch.push((
                     root,
                     Access {
@@ -174,7 +174,7 @@ pub(super) fn plan(ll: &Ll, f: V) -> HashMap<V, Covered> {
 
 /// Records, for each access of `stretch` (in order) that later accesses
 /// through its root follow, the span they make together.
-fn widen_stretch(stretch: &[(Root, Access)], out: &mut HashMap<V, Covered>) {
+fn widen_stretch<'m>(stretch: &[(Root<'m>, Access<'m>)], out: &mut HashMap<V<'m>, Covered<'m>>) {
     for (i, &(root, a)) in stretch.iter().enumerate() {
         if !fits(a.off, a.size as i64) {
             continue;
