@@ -11,9 +11,9 @@
 //! also holds pointers: the value is loaded as `ptr` from the temporary and
 //! results are stored back as `ptr`, so capabilities travel with them.
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use std::collections::HashSet;
 
-use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::llvm_sys::core::*;
 use inkwell::module::Module;
 
@@ -33,13 +33,13 @@ pub fn rewrite(module: &Module<'_>) -> usize {
 
 fn is_i64<'m>(ll: &Ll<'m>, v: V<'m>) -> bool {
     let t = v.type_of();
-    t.kind() == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind && t.int_width() == 64
+    t.kind() == TypeKind::LLVMIntegerTypeKind && t.int_width() == 64
 }
 
 /// `%v = load i64, ptr %slot` with `%slot` among `slots`: the slot.
 fn slot_load<'m>(ll: &Ll<'m>, v: V<'m>, slots: &HashSet<V<'m>>) -> Option<V<'m>> {
-    if v.value_kind() != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-        || v.opcode() != LLVMOpcode::LLVMLoad
+    if v.value_kind() != ValueKind::LLVMInstructionValueKind
+        || v.opcode() != Opcode::LLVMLoad
     {
         return None;
     }
@@ -55,16 +55,16 @@ fn rewrite_function<'m>(ll: &Ll<'m>, f: V<'m>) -> usize {
     for b in f.func().blocks() {
         for i in b.instructions() {
             match i.opcode() {
-                LLVMOpcode::LLVMStore if i.operand(0).type_of().is_ptr() => {
+                Opcode::LLVMStore if i.operand(0).type_of().is_ptr() => {
                     ptr_stored.insert(i.operand(1));
                 }
-                LLVMOpcode::LLVMLoad if i.type_of().is_ptr() => {
+                Opcode::LLVMLoad if i.type_of().is_ptr() => {
                     ptr_loaded.insert(i.operand(0));
                 }
-                LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMAtomicRMW => atomics.push(i),
-                LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore
+                Opcode::LLVMAtomicCmpXchg | Opcode::LLVMAtomicRMW => atomics.push(i),
+                Opcode::LLVMLoad | Opcode::LLVMStore
                     if i.ordering()
-                        != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic =>
+                        != Ordering::LLVMAtomicOrderingNotAtomic =>
                 {
                     atomics.push(i)
                 }
@@ -75,9 +75,9 @@ fn rewrite_function<'m>(ll: &Ll<'m>, f: V<'m>) -> usize {
     let mut n = 0;
     for i in atomics {
         let done = match i.opcode() {
-            LLVMOpcode::LLVMAtomicCmpXchg => cmpxchg(ll, i, &ptr_stored),
-            LLVMOpcode::LLVMAtomicRMW => xchg(ll, i, &ptr_stored),
-            LLVMOpcode::LLVMLoad => load(ll, i, &ptr_loaded),
+            Opcode::LLVMAtomicCmpXchg => cmpxchg(ll, i, &ptr_stored),
+            Opcode::LLVMAtomicRMW => xchg(ll, i, &ptr_stored),
+            Opcode::LLVMLoad => load(ll, i, &ptr_loaded),
             _ => store(ll, i, &ptr_stored),
         };
         n += usize::from(done);
@@ -114,7 +114,7 @@ fn replace_result<'m>(ll: &Ll<'m>, old: V<'m>, new: V<'m>) {
     }
     let mut other = false;
     for user in uses {
-        if user.opcode() == LLVMOpcode::LLVMStore && user.operand(0) == old {
+        if user.opcode() == Opcode::LLVMStore && user.operand(0) == old {
             user.set_operand(0, new);
         } else {
             other = true;
@@ -169,7 +169,7 @@ fn cmpxchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
         }
     }
     for user in users {
-        if user.opcode() != LLVMOpcode::LLVMExtractValue {
+        if user.opcode() != Opcode::LLVMExtractValue {
             continue;
         }
         // SAFETY: `user` is an extractvalue with one index.
@@ -195,7 +195,7 @@ fn xchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     // SAFETY: `i` is an atomicrmw.
     let op = unsafe { LLVMGetAtomicRMWBinOp(i) };
     let v = i.operand(1);
-    if op != inkwell::llvm_sys::LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpXchg
+    if op != RmwOp::LLVMAtomicRMWBinOpXchg
         || !is_i64(ll, v)
         || slot_load(ll, v, slots).is_none()
     {
@@ -228,7 +228,7 @@ fn load<'m>(ll: &Ll<'m>, i: V<'m>, ptr_loaded: &HashSet<V<'m>>) -> bool {
         let mut u = LLVMGetFirstUse(i);
         while !u.is_null() {
             let user = LLVMGetUser(u);
-            if user.opcode() == LLVMOpcode::LLVMStore
+            if user.opcode() == Opcode::LLVMStore
                 && user.operand(0) == i
                 && ptr_loaded.contains(&user.operand(1))
             {

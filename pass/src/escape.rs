@@ -59,22 +59,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::core::{
-    LLVMGetAllocatedType, LLVMGetCalledValue, LLVMGetFirstInstruction, LLVMGetFirstUse,
-    LLVMGetGEPSourceElementType, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
-    LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands, LLVMGetNumSuccessors,
-    LLVMGetOperand, LLVMGetOrdering, LLVMGetSuccessor, LLVMGetUser, LLVMGetVolatile,
-    LLVMIsAConstantInt, LLVMIsAFunction, LLVMIsAGetElementPtrInst, LLVMIsAInstruction, LLVMTypeOf,
-};
-use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
-use inkwell::llvm_sys::target::{
-    LLVMABISizeOfType, LLVMCreateTargetData, LLVMDisposeTargetData, LLVMOffsetOfElement,
-    LLVMStoreSizeOfType, LLVMTargetDataRef,
-};
-use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMOpcode};
-use inkwell::module::Module;
-use inkwell::types::{AnyType, AnyTypeEnum, AsTypeRef};
-use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
+use crate::llvm::{Block, DataLayout, Opcode, Ordering, Type, TypeKind, Value};
 
 /// Where an alloca lives after translation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,17 +85,16 @@ pub enum AllocaHome {
 pub const FRAME_OBJECT_MAX: u64 = 1024;
 
 /// Classifies every alloca of `function`.
-pub fn classify_allocas<'ctx>(
-    module: &Module<'ctx>,
-    function: FunctionValue<'ctx>,
-) -> HashMap<InstructionValue<'ctx>, AllocaHome> {
-    let layout = Layout::new(module);
+pub fn classify_allocas<'m>(
+    layout: &DataLayout<'m>,
+    function: crate::llvm::Func<'m>,
+) -> HashMap<Value<'m>, AllocaHome> {
     let cfg = Cfg::new(function);
     let mut out = HashMap::new();
-    for block in function.get_basic_block_iter() {
-        for inst in block.get_instructions() {
-            if inst.get_opcode() == InstructionOpcode::Alloca {
-                out.insert(inst, layout.home(inst, &cfg));
+    for block in function.blocks() {
+        for inst in block.instructions() {
+            if inst.opcode() == Opcode::LLVMAlloca {
+                out.insert(inst, home(layout, inst, &cfg));
             }
         }
     }
@@ -118,42 +102,31 @@ pub fn classify_allocas<'ctx>(
 }
 
 /// The blocks of one function: successors, and which never return.
-pub(crate) struct Cfg {
-    succs: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>>,
+pub(crate) struct Cfg<'m> {
+    succs: HashMap<Block<'m>, Vec<Block<'m>>>,
     /// Blocks every path from which ends in `unreachable`.
-    doomed: HashSet<LLVMBasicBlockRef>,
+    doomed: HashSet<Block<'m>>,
     /// Blocks holding a call (other than an `llvm.*` intrinsic) or invoke.
-    calling: HashSet<LLVMBasicBlockRef>,
+    calling: HashSet<Block<'m>>,
 }
 
-impl Cfg {
-    pub(crate) fn new(function: FunctionValue<'_>) -> Cfg {
+impl<'m> Cfg<'m> {
+    pub(crate) fn new(function: crate::llvm::Func<'m>) -> Cfg<'m> {
         let mut succs = HashMap::new();
         let mut dead_end = HashSet::new();
         let mut calling = HashSet::new();
-        for block in function.get_basic_block_iter() {
-            let raw = block.as_mut_ptr();
-            if block
-                .get_instructions()
-                .any(|i| is_real_call(i.as_value_ref()))
-            {
-                calling.insert(raw);
+        for block in function.blocks() {
+            if block.instructions().into_iter().any(is_real_call) {
+                calling.insert(block);
             }
             let mut out = Vec::new();
-            if let Some(term) = block.get_terminator() {
-                let t = term.as_value_ref();
-                // SAFETY: `t` is a live terminator; its successors are
-                // blocks of the same function.
-                unsafe {
-                    if LLVMGetInstructionOpcode(t) == LLVMOpcode::LLVMUnreachable {
-                        dead_end.insert(raw);
-                    }
-                    for i in 0..LLVMGetNumSuccessors(t) {
-                        out.push(LLVMGetSuccessor(t, i));
-                    }
+            if let Some(t) = block.terminator() {
+                if t.opcode() == Opcode::LLVMUnreachable {
+                    dead_end.insert(block);
                 }
+                out = t.successors();
             }
-            succs.insert(raw, out);
+            succs.insert(block, out);
         }
         // Least fixpoint: a block is doomed when it ends in `unreachable`
         // or all its successors are doomed (a loop with no way out but
@@ -178,12 +151,12 @@ impl Cfg {
     }
 
     /// Whether every path from `block` ends in `unreachable`.
-    pub(crate) fn is_doomed(&self, block: LLVMBasicBlockRef) -> bool {
+    pub(crate) fn is_doomed(&self, block: Block<'m>) -> bool {
         self.doomed.contains(&block)
     }
 
     /// Blocks reachable from the successors of `from`.
-    fn reachable_after(&self, from: LLVMBasicBlockRef) -> HashSet<LLVMBasicBlockRef> {
+    fn reachable_after(&self, from: Block<'m>) -> HashSet<Block<'m>> {
         let mut seen = HashSet::new();
         let mut work: Vec<_> = self.succs.get(&from).cloned().unwrap_or_default();
         while let Some(b) = work.pop() {
@@ -196,251 +169,207 @@ impl Cfg {
 }
 
 /// What the uses of one alloca need, beyond plain accesses.
-#[derive(Default)]
-struct Needs {
+struct Needs<'m> {
     /// A `ptr` is loaded from or stored in it.
     caps: bool,
     /// Calls in doomed blocks that take its address.
-    escapes: Vec<LLVMValueRef>,
+    escapes: Vec<Value<'m>>,
     /// Other calls that take its address (copied in and out around them).
-    syncs: Vec<LLVMValueRef>,
+    syncs: Vec<Value<'m>>,
     /// Every other use (accesses, memsets).
-    others: Vec<LLVMValueRef>,
+    others: Vec<Value<'m>>,
 }
 
-/// The module's data layout, for sizes and offsets.
-struct Layout {
-    td: LLVMTargetDataRef,
-}
-
-impl Drop for Layout {
-    fn drop(&mut self) {
-        // SAFETY: created in `new`, disposed once.
-        unsafe { LLVMDisposeTargetData(self.td) };
+fn home<'m>(layout: &DataLayout<'m>, alloca: Value<'m>, cfg: &Cfg<'m>) -> AllocaHome {
+    let (ty, count) = (alloca.allocated_type(), alloca.operand(0));
+    let Some(n) = const_int(count) else {
+        return AllocaHome::Heap("its size is not a constant");
+    };
+    let size = size(layout, ty).saturating_mul(n);
+    let mut needs = Needs {
+        caps: false,
+        escapes: Vec::new(),
+        syncs: Vec::new(),
+        others: Vec::new(),
+    };
+    if let Err(why) = uses_ok(layout, alloca, 0, size, cfg, &mut needs) {
+        return frame_or_heap(alloca, size, why);
+    }
+    if let Err(why) = nothing_after_escapes(&needs, cfg) {
+        return frame_or_heap(alloca, size, why);
+    }
+    if let Err(why) = no_call_after_syncs(&needs, cfg) {
+        return frame_or_heap(alloca, size, why);
+    }
+    let escapes = !needs.escapes.is_empty() || !needs.syncs.is_empty();
+    if !needs.syncs.is_empty() {
+        // A frame object costs no allocation on any path; the copy
+        // around a returning call costs one on its path. (Copies on
+        // never-returning paths are not worth a checked frame object.)
+        if can_be_frame(alloca, size) {
+            return AllocaHome::Frame;
+        }
+    }
+    if needs.caps || escapes {
+        AllocaHome::StackCaps { escapes }
+    } else {
+        AllocaHome::Stack
     }
 }
 
-impl Layout {
-    fn new(module: &Module<'_>) -> Layout {
-        let dl = module.get_data_layout();
-        // SAFETY: `dl` is a NUL-terminated layout string owned by us for
-        // the call; the target data is disposed in Drop.
-        let td = unsafe { LLVMCreateTargetData(dl.as_ptr()) };
-        Layout { td }
-    }
+/// The size of `ty` (0 for an unsized type, which no access fits).
+fn size<'m>(layout: &DataLayout<'m>, ty: Type<'m>) -> u64 {
+    if ty.is_sized() { layout.size_of(ty) } else { 0 }
+}
 
-    fn size(&self, ty: LLVMTypeRef) -> u64 {
-        // SAFETY: `ty` is a sized type of the module's context.
-        unsafe { LLVMABISizeOfType(self.td, ty) }
-    }
-
-    fn home(&self, alloca: InstructionValue<'_>, cfg: &Cfg) -> AllocaHome {
-        let raw = alloca.as_value_ref();
-        // SAFETY: `raw` is a live alloca; operand 0 is its element count.
-        let (ty, count) = unsafe { (LLVMGetAllocatedType(raw), LLVMGetOperand(raw, 0)) };
-        let Some(n) = const_int(count) else {
-            return AllocaHome::Heap("its size is not a constant");
-        };
-        let size = self.size(ty).saturating_mul(n);
-        let mut needs = Needs::default();
-        if let Err(why) = self.uses_ok(raw, 0, size, cfg, &mut needs) {
-            return frame_or_heap(alloca, size, why);
-        }
-        if let Err(why) = nothing_after_escapes(&needs, cfg) {
-            return frame_or_heap(alloca, size, why);
-        }
-        if let Err(why) = no_call_after_syncs(&needs, cfg) {
-            return frame_or_heap(alloca, size, why);
-        }
-        let escapes = !needs.escapes.is_empty() || !needs.syncs.is_empty();
-        if !needs.syncs.is_empty() {
-            // A frame object costs no allocation on any path; the copy
-            // around a returning call costs one on its path. (Copies on
-            // never-returning paths are not worth a checked frame object.)
-            if can_be_frame(alloca, size) {
-                return AllocaHome::Frame;
+/// Whether every use of `value`, which points `offset` bytes into an
+/// allocation of `size` bytes, keeps the allocation private and in
+/// bounds (or lets it out only on doomed paths); what they need is
+/// added to `needs`.
+fn uses_ok<'m>(
+    layout: &DataLayout<'m>,
+    value: Value<'m>,
+    offset: u64,
+    size: u64,
+    cfg: &Cfg<'m>,
+    needs: &mut Needs<'m>,
+) -> Result<(), &'static str> {
+    let users = users(value).ok_or("its address is used by a constant")?;
+    for user in users {
+        match user.opcode() {
+            Opcode::LLVMLoad => {
+                plain_access(user)?;
+                needs.caps |= access_ok(layout, user.type_of(), offset, size)?;
+                needs.caps |= int_word(user.type_of(), offset)?;
+                needs.others.push(user);
             }
-        }
-        if needs.caps || escapes {
-            AllocaHome::StackCaps { escapes }
-        } else {
-            AllocaHome::Stack
-        }
-    }
-
-    /// Whether every use of `value`, which points `offset` bytes into an
-    /// allocation of `size` bytes, keeps the allocation private and in
-    /// bounds (or lets it out only on doomed paths); what they need is
-    /// added to `needs`.
-    fn uses_ok(
-        &self,
-        value: LLVMValueRef,
-        offset: u64,
-        size: u64,
-        cfg: &Cfg,
-        needs: &mut Needs,
-    ) -> Result<(), &'static str> {
-        let users = users(value).ok_or("its address is used by a constant")?;
-        // SAFETY: `value` is a live alloca or GEP; its users and their
-        // operands are live instructions of the same function, and each
-        // accessor is called only on the opcode it belongs to.
-        unsafe {
-            for user in users {
-                match LLVMGetInstructionOpcode(user) {
-                    LLVMOpcode::LLVMLoad => {
-                        plain_access(user)?;
-                        needs.caps |= self.access_ok(LLVMTypeOf(user), offset, size)?;
-                        needs.caps |= self.int_word(LLVMTypeOf(user), offset)?;
-                        needs.others.push(user);
-                    }
-                    LLVMOpcode::LLVMStore => {
-                        let (stored, address) = (LLVMGetOperand(user, 0), LLVMGetOperand(user, 1));
-                        if stored == value || address != value {
-                            return Err("its address is stored to memory");
-                        }
-                        plain_access(user)?;
-                        needs.caps |= self.access_ok(LLVMTypeOf(stored), offset, size)?;
-                        needs.caps |= self.int_word(LLVMTypeOf(stored), offset)?;
-                        needs.others.push(user);
-                    }
-                    LLVMOpcode::LLVMGetElementPtr => {
-                        let extra = self
-                            .gep_offset(user)
-                            .ok_or("it is indexed with a variable")?;
-                        let inner = offset.checked_add(extra).ok_or("an index overflows")?;
-                        self.uses_ok(user, inner, size, cfg, needs)?;
-                    }
-                    LLVMOpcode::LLVMCall if is_lifetime_marker(user) => {}
-                    LLVMOpcode::LLVMCall if is_memset_inside(user, value, offset, size) => {
-                        needs.others.push(user);
-                    }
-                    LLVMOpcode::LLVMCall if escapes_to_doom(user, value, cfg) => {
-                        needs.escapes.push(user);
-                    }
-                    LLVMOpcode::LLVMCall if direct_argument(user, value) => {
-                        needs.syncs.push(user);
-                    }
-                    _ => return Err("its address escapes (passed, cast, compared or merged)"),
+            Opcode::LLVMStore => {
+                let (stored, address) = (user.operand(0), user.operand(1));
+                if stored == value || address != value {
+                    return Err("its address is stored to memory");
                 }
+                plain_access(user)?;
+                needs.caps |= access_ok(layout, stored.type_of(), offset, size)?;
+                needs.caps |= int_word(stored.type_of(), offset)?;
+                needs.others.push(user);
             }
+            Opcode::LLVMGetElementPtr => {
+                let extra = gep_offset(layout, user).ok_or("it is indexed with a variable")?;
+                let inner = offset.checked_add(extra).ok_or("an index overflows")?;
+                uses_ok(layout, user, inner, size, cfg, needs)?;
+            }
+            Opcode::LLVMCall if is_lifetime_marker(user) => {}
+            Opcode::LLVMCall if is_memset_inside(user, value, offset, size) => {
+                needs.others.push(user);
+            }
+            Opcode::LLVMCall if escapes_to_doom(user, value, cfg) => {
+                needs.escapes.push(user);
+            }
+            Opcode::LLVMCall if direct_argument(user, value) => {
+                needs.syncs.push(user);
+            }
+            _ => return Err("its address escapes (passed, cast, compared or merged)"),
         }
-        Ok(())
     }
+    Ok(())
+}
 
-    /// A load or store of `ty` at `offset` must fit, and hold no pointer
-    /// unless it is one `ptr` at a word-aligned offset; returns whether it
-    /// is one.
-    fn access_ok(&self, ty: LLVMTypeRef, offset: u64, size: u64) -> Result<bool, &'static str> {
-        // SAFETY: `ty` is a live type of the module's context.
-        let any = unsafe { AnyTypeEnum::new(ty) };
-        // One `ptr`, or a vector of them (the SLP vectoriser pairs
-        // neighbouring pointer fields).
-        let word = match any {
-            AnyTypeEnum::PointerType(_) => true,
-            AnyTypeEnum::VectorType(v) => v.get_element_type().is_pointer_type(),
-            _ => false,
-        };
-        if word && offset % 8 != 0 {
-            return Err("a pointer in it is not word-aligned");
-        }
-        if !word && has_pointer(any) {
-            return Err("an aggregate with pointers is loaded or stored whole");
-        }
-        // SAFETY: as above.
-        let bytes = unsafe { LLVMStoreSizeOfType(self.td, ty) };
-        match offset.checked_add(bytes) {
-            Some(end) if end <= size => Ok(word),
-            _ => Err("an access may fall outside it"),
-        }
+/// A load or store of `ty` at `offset` must fit, and hold no pointer
+/// unless it is one `ptr` at a word-aligned offset; returns whether it
+/// is one.
+fn access_ok<'m>(
+    layout: &DataLayout<'m>,
+    ty: Type<'m>,
+    offset: u64,
+    size: u64,
+) -> Result<bool, &'static str> {
+    // One `ptr`, or a vector of them (the SLP vectoriser pairs
+    // neighbouring pointer fields).
+    let word = ty.is_ptr() || (ty.is_vector() && ty.element_type().is_ptr());
+    if word && offset % 8 != 0 {
+        return Err("a pointer in it is not word-aligned");
     }
+    if !word && has_pointer(ty) {
+        return Err("an aggregate with pointers is loaded or stored whole");
+    }
+    let bytes = if ty.is_sized() {
+        layout.store_size_of(ty)
+    } else {
+        u64::MAX
+    };
+    match offset.checked_add(bytes) {
+        Some(end) if end <= size => Ok(word),
+        _ => Err("an access may fall outside it"),
+    }
+}
 
-    /// An `i64` may be a pointer's `ptrtoint` carrying a capability (a
-    /// union, a `memcpy` turned into an integer copy): at a word-aligned
-    /// offset the capability slot keeps it, as shadow storage would
-    /// (returns true); anywhere else it carries none, as in shadow storage.
-    /// Wider integers, integer vectors and aggregates loaded whole are
-    /// refused: the translation reads and writes capabilities one `i64`
-    /// at a time.
-    fn int_word(&self, ty: LLVMTypeRef, offset: u64) -> Result<bool, &'static str> {
-        // SAFETY: `ty` is a live type of the module's context.
-        match unsafe { AnyTypeEnum::new(ty) } {
-            AnyTypeEnum::IntType(i) if i.get_bit_width() == 64 => Ok(offset % 8 == 0),
-            AnyTypeEnum::IntType(i) if i.get_bit_width() > 64 => {
-                Err("a wide integer is kept in it")
-            }
-            AnyTypeEnum::VectorType(v) if v.get_element_type().is_int_type() => {
-                Err("an integer vector is kept in it")
-            }
-            AnyTypeEnum::ArrayType(_) | AnyTypeEnum::StructType(_) => {
-                Err("an aggregate is loaded or stored whole")
-            }
-            _ => Ok(false),
+/// An `i64` may be a pointer's `ptrtoint` carrying a capability (a
+/// union, a `memcpy` turned into an integer copy): at a word-aligned
+/// offset the capability slot keeps it, as shadow storage would
+/// (returns true); anywhere else it carries none, as in shadow storage.
+/// Wider integers, integer vectors and aggregates loaded whole are
+/// refused: the translation reads and writes capabilities one `i64`
+/// at a time.
+fn int_word(ty: Type<'_>, offset: u64) -> Result<bool, &'static str> {
+    match ty.kind() {
+        TypeKind::LLVMIntegerTypeKind if ty.int_width() == 64 => Ok(offset % 8 == 0),
+        TypeKind::LLVMIntegerTypeKind if ty.int_width() > 64 => {
+            Err("a wide integer is kept in it")
         }
+        TypeKind::LLVMVectorTypeKind if ty.element_type().is_int() => {
+            Err("an integer vector is kept in it")
+        }
+        TypeKind::LLVMArrayTypeKind | TypeKind::LLVMStructTypeKind => {
+            Err("an aggregate is loaded or stored whole")
+        }
+        _ => Ok(false),
     }
+}
 
-    /// The constant byte offset a GEP adds, if all its indices are constant.
-    fn gep_offset(&self, gep: LLVMValueRef) -> Option<u64> {
-        // SAFETY: `gep` is a live getelementptr: operand 0 the base, then
-        // the indices; the source element type describes the first index.
-        unsafe {
-            let mut ty = LLVMGetGEPSourceElementType(gep);
-            let n = LLVMGetNumOperands(gep).max(0) as u32;
-            let first = const_int(LLVMGetOperand(gep, 1))?;
-            let mut offset = self.size(ty).checked_mul(first)?;
-            for i in 2..n {
-                let index = const_int(LLVMGetOperand(gep, i))?;
-                match AnyTypeEnum::new(ty) {
-                    AnyTypeEnum::StructType(s) => {
-                        offset =
-                            offset.checked_add(LLVMOffsetOfElement(self.td, ty, index as u32))?;
-                        ty = s.get_field_type_at_index(index as u32)?.as_type_ref();
-                    }
-                    AnyTypeEnum::ArrayType(a) => {
-                        ty = a.get_element_type().as_type_ref();
-                        offset = offset.checked_add(self.size(ty).checked_mul(index)?)?;
-                    }
-                    _ => return None,
-                }
+/// The constant byte offset a GEP adds, if all its indices are constant.
+fn gep_offset<'m>(layout: &DataLayout<'m>, gep: Value<'m>) -> Option<u64> {
+    let mut ty = gep.gep_source_type();
+    let first = const_int(gep.get_operand(1)?)?;
+    let mut offset = size(layout, ty).checked_mul(first)?;
+    for i in 2..gep.num_operands() {
+        let index = const_int(gep.operand(i))?;
+        match ty.kind() {
+            TypeKind::LLVMStructTypeKind => {
+                let field = *ty.struct_fields().get(usize::try_from(index).ok()?)?;
+                offset = offset.checked_add(layout.field_offset(ty, index as u32))?;
+                ty = field;
             }
-            Some(offset)
+            TypeKind::LLVMArrayTypeKind => {
+                ty = ty.element_type();
+                offset = offset.checked_add(size(layout, ty).checked_mul(index)?)?;
+            }
+            _ => return None,
         }
     }
+    Some(offset)
 }
 
 /// Loads and stores must be neither volatile nor atomic to stay unchecked.
-///
-/// # Safety
-/// `inst` must be a live load or store.
-unsafe fn plain_access(inst: LLVMValueRef) -> Result<(), &'static str> {
-    // SAFETY: forwarded from the caller.
-    let (volatile, ordering) = unsafe { (LLVMGetVolatile(inst), LLVMGetOrdering(inst)) };
-    if volatile != 0 || ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
+fn plain_access(inst: Value<'_>) -> Result<(), &'static str> {
+    if inst.is_volatile() || inst.ordering() != Ordering::LLVMAtomicOrderingNotAtomic {
         return Err("it is accessed atomically or volatilely");
     }
     Ok(())
 }
 
 /// The value of a constant integer that fits in a non-negative i64.
-fn const_int(v: LLVMValueRef) -> Option<u64> {
-    // SAFETY: `v` is a live value; the cast only succeeds for ConstantInt.
-    if v.is_null() || unsafe { LLVMIsAConstantInt(v) }.is_null() {
-        return None;
-    }
-    // SAFETY: `v` is a ConstantInt.
-    let n = unsafe { inkwell::llvm_sys::core::LLVMConstIntGetSExtValue(v) };
-    u64::try_from(n).ok()
+fn const_int(v: Value<'_>) -> Option<u64> {
+    u64::try_from(v.const_int_svalue()?).ok()
 }
 
 /// No use of the alloca may be reachable after a call that gets its heap
 /// copy: it would read the frame's stale slot.
-fn nothing_after_escapes(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
+fn nothing_after_escapes(needs: &Needs<'_>, cfg: &Cfg<'_>) -> Result<(), &'static str> {
     for &call in &needs.escapes {
-        // SAFETY: `call` is a live instruction of the function.
-        let block = unsafe { LLVMGetInstructionParent(call) };
+        let block = call.block();
         let after = cfg.reachable_after(block);
         for &other in &needs.others {
-            // SAFETY: as above.
-            let ob = unsafe { LLVMGetInstructionParent(other) };
+            let ob = other.block();
             let later_here = ob == block && comes_after(other, call);
             if later_here || after.contains(&ob) {
                 return Err("it is used after its address escapes");
@@ -454,18 +383,13 @@ fn nothing_after_escapes(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
 /// be the last one on every path from it (never-returning ones included):
 /// a later call could write through a pointer the first one kept, and the
 /// frame's slot would miss it. (A call in a loop reaches itself.)
-fn no_call_after_syncs(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
+fn no_call_after_syncs(needs: &Needs<'_>, cfg: &Cfg<'_>) -> Result<(), &'static str> {
     for &call in &needs.syncs {
-        // SAFETY: `call` is a live instruction of the function.
-        let block = unsafe { LLVMGetInstructionParent(call) };
-        // SAFETY: as above; the walk ends at the block's end (null).
-        let mut i = unsafe { LLVMGetNextInstruction(call) };
-        while !i.is_null() {
-            if is_real_call(i) {
-                return Err("its address escapes (passed, cast, compared or merged)");
-            }
-            // SAFETY: as above.
-            i = unsafe { LLVMGetNextInstruction(i) };
+        let block = call.block();
+        if std::iter::successors(call.next_instruction(), |i| i.next_instruction())
+            .any(is_real_call)
+        {
+            return Err("its address escapes (passed, cast, compared or merged)");
         }
         let after = cfg.reachable_after(block);
         if after.iter().any(|b| cfg.calling.contains(b)) {
@@ -481,39 +405,30 @@ fn no_call_after_syncs(needs: &Needs, cfg: &Cfg) -> Result<(), &'static str> {
 /// the callee may have handed out the copy's address, and an access there
 /// would miss the frame's slot. Pointers the frame had before the call
 /// cannot point at a copy made by it.
-fn no_fresh_address_after(
-    call: LLVMValueRef,
-    block: LLVMBasicBlockRef,
-    after: &HashSet<LLVMBasicBlockRef>,
+fn no_fresh_address_after<'m>(
+    call: Value<'m>,
+    block: Block<'m>,
+    after: &HashSet<Block<'m>>,
 ) -> Result<(), &'static str> {
-    let fresh = |v: LLVMValueRef| -> bool {
+    let fresh = |v: Value<'m>| -> bool {
         let base = strip_geps(v);
-        // SAFETY: `base` is a live value; only instructions have parents.
-        unsafe {
-            if LLVMIsAInstruction(base).is_null() {
-                return false;
-            }
-            let b = LLVMGetInstructionParent(base);
-            after.contains(&b) || (b == block && (base == call || comes_after(base, call)))
+        if !base.is_instruction() {
+            return false;
         }
+        let b = base.block();
+        after.contains(&b) || (b == block && (base == call || comes_after(base, call)))
     };
-    let check = |inst: LLVMValueRef| -> Result<(), &'static str> {
-        // SAFETY: `inst` is a live instruction; each operand index read
-        // belongs to its opcode.
-        let addresses: Vec<LLVMValueRef> = unsafe {
-            match LLVMGetInstructionOpcode(inst) {
-                LLVMOpcode::LLVMLoad
-                | LLVMOpcode::LLVMAtomicRMW
-                | LLVMOpcode::LLVMAtomicCmpXchg => {
-                    vec![LLVMGetOperand(inst, 0)]
-                }
-                LLVMOpcode::LLVMStore => vec![LLVMGetOperand(inst, 1)],
-                LLVMOpcode::LLVMCall => {
-                    let n = LLVMGetNumOperands(inst).max(1) - 1;
-                    (0..n as u32).map(|i| LLVMGetOperand(inst, i)).collect()
-                }
-                _ => Vec::new(),
+    let check = |inst: Value<'m>| -> Result<(), &'static str> {
+        let addresses: Vec<Value<'m>> = match inst.opcode() {
+            Opcode::LLVMLoad | Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg => {
+                vec![inst.operand(0)]
             }
+            Opcode::LLVMStore => vec![inst.operand(1)],
+            Opcode::LLVMCall => {
+                let n = inst.num_operands().max(1) - 1;
+                (0..n).map(|i| inst.operand(i)).collect()
+            }
+            _ => Vec::new(),
         };
         if addresses.into_iter().any(fresh) {
             return Err(
@@ -522,49 +437,37 @@ fn no_fresh_address_after(
         }
         Ok(())
     };
-    // SAFETY: walking live instructions of live blocks to their ends.
-    unsafe {
-        let mut i = LLVMGetNextInstruction(call);
-        while !i.is_null() {
+    for i in std::iter::successors(call.next_instruction(), |i| i.next_instruction()) {
+        check(i)?;
+    }
+    for &b in after {
+        for i in b.instructions() {
             check(i)?;
-            i = LLVMGetNextInstruction(i);
-        }
-        for &b in after {
-            let mut i = LLVMGetFirstInstruction(b);
-            while !i.is_null() {
-                check(i)?;
-                i = LLVMGetNextInstruction(i);
-            }
         }
     }
     Ok(())
 }
 
 /// `v` with its `getelementptr`s (constant or not) stripped.
-fn strip_geps(mut v: LLVMValueRef) -> LLVMValueRef {
-    // SAFETY: `v` is a live value; operand 0 of a GEP is its base.
-    unsafe {
-        while !LLVMIsAGetElementPtrInst(v).is_null() {
-            v = LLVMGetOperand(v, 0);
-        }
+fn strip_geps(mut v: Value<'_>) -> Value<'_> {
+    while v.is_gep_inst() {
+        v = v.operand(0);
     }
     v
 }
 
 /// A call or invoke of anything but an `llvm.*` intrinsic.
-fn is_real_call(inst: LLVMValueRef) -> bool {
-    // SAFETY: `inst` is a live instruction.
-    let op = unsafe { LLVMGetInstructionOpcode(inst) };
-    match op {
-        LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => true,
-        LLVMOpcode::LLVMCall => !callee_name(inst).starts_with(b"llvm."),
+fn is_real_call(inst: Value<'_>) -> bool {
+    match inst.opcode() {
+        Opcode::LLVMInvoke | Opcode::LLVMCallBr => true,
+        Opcode::LLVMCall => !callee_name(inst).starts_with("llvm."),
         _ => false,
     }
 }
 
 /// [`AllocaHome::Frame`] when the alloca can be a frame object, else the
 /// heap for `why`.
-fn frame_or_heap(alloca: InstructionValue<'_>, size: u64, why: &'static str) -> AllocaHome {
+fn frame_or_heap(alloca: Value<'_>, size: u64, why: &'static str) -> AllocaHome {
     if can_be_frame(alloca, size) {
         AllocaHome::Frame
     } else {
@@ -574,9 +477,12 @@ fn frame_or_heap(alloca: InstructionValue<'_>, size: u64, why: &'static str) -> 
 
 /// Small enough, at most 16-aligned, and every use keeps its capability
 /// from outliving the calls it goes to.
-fn can_be_frame(alloca: InstructionValue<'_>, size: u64) -> bool {
-    let align = alloca.get_alignment().unwrap_or(16);
-    size <= FRAME_OBJECT_MAX && align <= 16 && frame_uses_ok(alloca.as_value_ref(), 0)
+fn can_be_frame(alloca: Value<'_>, size: u64) -> bool {
+    let align = match alloca.alignment() {
+        0 => 16,
+        a => a,
+    };
+    size <= FRAME_OBJECT_MAX && align <= 16 && frame_uses_ok(alloca, 0)
 }
 
 /// Whether every use of `value` (the alloca or an address derived from it)
@@ -585,205 +491,134 @@ fn can_be_frame(alloca: InstructionValue<'_>, size: u64) -> bool {
 /// included, [`crate::guards`]), memory intrinsics, lifetime and `va_*`
 /// markers, and direct calls whose parameter is `nocapture`.
 /// `depth` bounds the walk through chains of address arithmetic.
-fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
+fn frame_uses_ok(value: Value<'_>, depth: u32) -> bool {
     if depth > 16 {
         return false;
     }
     let Some(users) = users(value) else {
         return false;
     };
-    users.into_iter().all(|user| {
-        // SAFETY: `user` is a live instruction (`users` checked) of the
-        // same function; each operand index read belongs to its opcode.
-        unsafe {
-            match LLVMGetInstructionOpcode(user) {
-                LLVMOpcode::LLVMLoad => true,
-                LLVMOpcode::LLVMStore => {
-                    LLVMGetOperand(user, 0) != value && LLVMGetOperand(user, 1) == value
-                }
-                LLVMOpcode::LLVMGetElementPtr => {
-                    LLVMGetOperand(user, 0) == value && frame_uses_ok(user, depth + 1)
-                }
-                LLVMOpcode::LLVMCall if crate::guards::is_launder(user, value) => {
-                    frame_uses_ok(user, depth + 1)
-                }
-                LLVMOpcode::LLVMCall => nocapture_argument(user, value),
-                _ => false,
-            }
+    users.into_iter().all(|user| match user.opcode() {
+        Opcode::LLVMLoad => true,
+        Opcode::LLVMStore => user.operand(0) != value && user.operand(1) == value,
+        Opcode::LLVMGetElementPtr => {
+            user.operand(0) == value && frame_uses_ok(user, depth + 1)
         }
+        Opcode::LLVMCall if crate::guards::is_launder(user, value) => {
+            frame_uses_ok(user, depth + 1)
+        }
+        Opcode::LLVMCall => nocapture_argument(user, value),
+        _ => false,
     })
 }
 
 /// The users of `value`, or None when one is not an instruction (a
 /// constant expression takes the address).
-fn users(value: LLVMValueRef) -> Option<Vec<LLVMValueRef>> {
-    let mut out = Vec::new();
-    // SAFETY: `value` is a live value; its use list and users are live.
-    unsafe {
-        let mut use_ = LLVMGetFirstUse(value);
-        while !use_.is_null() {
-            let user = LLVMGetUser(use_);
-            if LLVMIsAInstruction(user).is_null() {
-                return None;
-            }
-            out.push(user);
-            use_ = LLVMGetNextUse(use_);
-        }
-    }
-    Some(out)
+fn users(value: Value<'_>) -> Option<Vec<Value<'_>>> {
+    let users = value.users();
+    users.iter().all(|u| u.is_instruction()).then_some(users)
 }
 
 /// Whether every place `value` appears in `call` is a parameter the callee
 /// cannot capture: a memory intrinsic or marker, or a direct call whose
 /// parameter (not a variadic one) is `nocapture` and not `returned` (and,
 /// for a declaration, whose result holds no pointer).
-fn nocapture_argument(call: LLVMValueRef, value: LLVMValueRef) -> bool {
+fn nocapture_argument(call: Value<'_>, value: Value<'_>) -> bool {
+    use crate::llvm::AttrAt;
     let name = callee_name(call);
-    if name.is_empty() || name.ends_with(b"setjmp") {
+    if name.is_empty() || name.ends_with("setjmp") {
         return false;
     }
-    if name.starts_with(b"llvm.") {
+    if name.starts_with("llvm.") {
         return [
-            &b"llvm.memset."[..],
-            b"llvm.memcpy.",
-            b"llvm.memmove.",
-            b"llvm.lifetime.",
-            b"llvm.va_start",
-            b"llvm.va_end",
-            b"llvm.va_copy",
+            "llvm.memset.",
+            "llvm.memcpy.",
+            "llvm.memmove.",
+            "llvm.lifetime.",
+            "llvm.va_start",
+            "llvm.va_end",
+            "llvm.va_copy",
         ]
         .iter()
         .any(|p| name.starts_with(p));
     }
-    // SAFETY: `call` is a live direct call (checked above); its argument
-    // operands come first, the callee last; attribute kinds are looked up
-    // by name.
-    unsafe {
-        let callee = LLVMGetCalledValue(call);
-        let params = inkwell::llvm_sys::core::LLVMCountParams(callee);
-        let args = inkwell::llvm_sys::core::LLVMGetNumArgOperands(call);
-        let attr = |name: &str| {
-            inkwell::llvm_sys::core::LLVMGetEnumAttributeKindForName(
-                name.as_ptr().cast(),
-                name.len(),
-            )
+    let callee = call.called_value().func();
+    let params = callee.params().len() as u32;
+    // A library function's attributes are LLVM's knowledge of its C
+    // semantics, not an inference; one returning a pointer may return
+    // the argument itself (`getcwd`), so only non-pointer results.
+    if callee.count_blocks() == 0 && has_pointer(call.type_of()) {
+        return false;
+    }
+    let mut found = false;
+    for i in 0..call.num_arg_operands() {
+        if call.operand(i) != value {
+            continue;
+        }
+        found = true;
+        let has = |kind: &str| {
+            call.call_has_attr(AttrAt::Param(i), kind) || callee.has_attr(AttrAt::Param(i), kind)
         };
-        // A library function's attributes are LLVM's knowledge of its C
-        // semantics, not an inference; one returning a pointer may return
-        // the argument itself (`getcwd`), so only non-pointer results.
-        if inkwell::llvm_sys::core::LLVMCountBasicBlocks(callee) == 0
-            && has_pointer(AnyTypeEnum::new(LLVMTypeOf(call)))
-        {
+        if i >= params || !has("nocapture") || has("returned") {
             return false;
         }
-        let (nocapture, returned) = (attr("nocapture"), attr("returned"));
-        let mut found = false;
-        for i in 0..args {
-            if LLVMGetOperand(call, i) != value {
-                continue;
-            }
-            found = true;
-            let idx = i + 1;
-            let has = |kind| {
-                !inkwell::llvm_sys::core::LLVMGetCallSiteEnumAttribute(call, idx, kind).is_null()
-                    || !inkwell::llvm_sys::core::LLVMGetEnumAttributeAtIndex(callee, idx, kind)
-                        .is_null()
-            };
-            if i >= params || !has(nocapture) || has(returned) {
-                return false;
-            }
-        }
-        found
     }
+    found
 }
 
 /// A plain call of a function (not an intrinsic, not `setjmp`) taking
 /// `value` as an argument, never as the callee.
-fn direct_argument(call: LLVMValueRef, value: LLVMValueRef) -> bool {
+fn direct_argument(call: Value<'_>, value: Value<'_>) -> bool {
     let name = callee_name(call);
-    // SAFETY: `call` is a live call; its last operand is the callee.
-    let callee_is_value = unsafe {
-        let n = LLVMGetNumOperands(call);
-        n > 0 && LLVMGetOperand(call, (n - 1) as u32) == value
-    };
-    !name.is_empty()
-        && !name.starts_with(b"llvm.")
-        && !name.ends_with(b"setjmp")
-        && !callee_is_value
+    let n = call.num_operands();
+    let callee_is_value = n > 0 && call.operand(n - 1) == value;
+    !name.is_empty() && !name.starts_with("llvm.") && !name.ends_with("setjmp") && !callee_is_value
 }
 
 /// Whether `inst` comes after `call` in their common block.
-fn comes_after(inst: LLVMValueRef, call: LLVMValueRef) -> bool {
-    // SAFETY: both are live instructions of one block; walking forward from
-    // `call` ends at the block's end (null).
-    unsafe {
-        let mut i = LLVMGetNextInstruction(call);
-        while !i.is_null() {
-            if i == inst {
-                return true;
-            }
-            i = LLVMGetNextInstruction(i);
-        }
-    }
-    false
+fn comes_after(inst: Value<'_>, call: Value<'_>) -> bool {
+    std::iter::successors(call.next_instruction(), |i| i.next_instruction()).any(|i| i == inst)
 }
 
 /// A non-volatile `llvm.memset` with a constant length, its destination
 /// `value` (at `offset` into the alloca) and wholly inside the alloca.
-fn is_memset_inside(call: LLVMValueRef, value: LLVMValueRef, offset: u64, size: u64) -> bool {
-    if !callee_name(call).starts_with(b"llvm.memset.") {
+fn is_memset_inside(call: Value<'_>, value: Value<'_>, offset: u64, size: u64) -> bool {
+    if !callee_name(call).starts_with("llvm.memset.") {
         return false;
     }
-    // SAFETY: `call` is a live call of `llvm.memset(dst, val, len, volatile)`.
-    unsafe {
-        if LLVMGetOperand(call, 0) != value || LLVMGetOperand(call, 1) == value {
-            return false;
-        }
-        let (Some(len), Some(0)) = (
-            const_int(LLVMGetOperand(call, 2)),
-            const_int(LLVMGetOperand(call, 3)),
-        ) else {
-            return false;
-        };
-        offset.checked_add(len).is_some_and(|end| end <= size)
+    if call.operand(0) != value || call.operand(1) == value {
+        return false;
     }
+    let (Some(len), Some(0)) = (const_int(call.operand(2)), const_int(call.operand(3))) else {
+        return false;
+    };
+    offset.checked_add(len).is_some_and(|end| end <= size)
 }
 
 /// A [`direct_argument`] call in a block that never returns.
-fn escapes_to_doom(call: LLVMValueRef, value: LLVMValueRef, cfg: &Cfg) -> bool {
-    // SAFETY: `call` is a live call instruction.
-    let block = unsafe { LLVMGetInstructionParent(call) };
-    cfg.doomed.contains(&block) && direct_argument(call, value)
+fn escapes_to_doom<'m>(call: Value<'m>, value: Value<'m>, cfg: &Cfg<'m>) -> bool {
+    cfg.doomed.contains(&call.block()) && direct_argument(call, value)
 }
 
 /// The name of a call's callee, empty for an indirect call.
-fn callee_name(call: LLVMValueRef) -> &'static [u8] {
-    // SAFETY: `call` is a live call; the callee cast only succeeds for
-    // functions, whose names live as long as the module.
-    unsafe {
-        let callee = LLVMGetCalledValue(call);
-        if callee.is_null() || LLVMIsAFunction(callee).is_null() {
-            return b"";
-        }
-        let mut len = 0usize;
-        let name = inkwell::llvm_sys::core::LLVMGetValueName2(callee, &mut len);
-        core::slice::from_raw_parts(name.cast::<u8>(), len)
+fn callee_name(call: Value<'_>) -> String {
+    let callee = call.called_value();
+    if callee.is_function() {
+        callee.name()
+    } else {
+        String::new()
     }
 }
 
-fn is_lifetime_marker(call: LLVMValueRef) -> bool {
-    callee_name(call).starts_with(b"llvm.lifetime.")
+fn is_lifetime_marker(call: Value<'_>) -> bool {
+    callee_name(call).starts_with("llvm.lifetime.")
 }
 
-fn has_pointer(ty: AnyTypeEnum<'_>) -> bool {
-    match ty {
-        AnyTypeEnum::PointerType(_) => true,
-        AnyTypeEnum::ArrayType(a) => has_pointer(a.get_element_type().as_any_type_enum()),
-        AnyTypeEnum::VectorType(v) => has_pointer(v.get_element_type().as_any_type_enum()),
-        AnyTypeEnum::StructType(s) => s
-            .get_field_types()
-            .iter()
-            .any(|f| has_pointer(f.as_any_type_enum())),
+fn has_pointer(ty: Type<'_>) -> bool {
+    match ty.kind() {
+        TypeKind::LLVMPointerTypeKind => true,
+        TypeKind::LLVMArrayTypeKind | TypeKind::LLVMVectorTypeKind => has_pointer(ty.element_type()),
+        TypeKind::LLVMStructTypeKind => ty.struct_fields().into_iter().any(has_pointer),
         _ => false,
     }
 }

@@ -6,7 +6,9 @@ use std::marker::PhantomData;
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::debuginfo::LLVMDIBuilderCreateDebugLocation;
-use inkwell::llvm_sys::prelude::{LLVMBuilderRef, LLVMContextRef, LLVMModuleRef, LLVMValueRef};
+use inkwell::llvm_sys::prelude::{
+    LLVMBuilderRef, LLVMContextRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef,
+};
 
 use super::{Block, DataLayout, Func, IntPredicate, Linkage, Meta, Type, Value, cstring};
 
@@ -247,6 +249,52 @@ impl<'m> Ll<'m> {
     pub fn const_inttoptr(&self, v: Value<'m>, ty: Type<'m>) -> Value<'m> {
         // SAFETY: integer constant to pointer type.
         unsafe { made(LLVMConstIntToPtr(v.raw(), ty.raw())) }
+    }
+    /// The constant expression `a op b` of an integer binary operator
+    /// (`None` for another opcode).
+    pub fn const_binop(&self, op: Opcode, a: Value<'m>, b: Value<'m>) -> Option<Value<'m>> {
+        let f: unsafe extern "C" fn(LLVMValueRef, LLVMValueRef) -> LLVMValueRef = match op {
+            Opcode::LLVMAdd => LLVMConstAdd,
+            Opcode::LLVMSub => LLVMConstSub,
+            Opcode::LLVMMul => LLVMConstMul,
+            Opcode::LLVMXor => LLVMConstXor,
+            Opcode::LLVMShl => LLVMConstShl,
+            Opcode::LLVMAnd => LLVMConstAnd,
+            Opcode::LLVMOr => LLVMConstOr,
+            Opcode::LLVMLShr => LLVMConstLShr,
+            Opcode::LLVMAShr => LLVMConstAShr,
+            _ => return None,
+        };
+        assert!(a.is_constant() && b.is_constant(), "const_binop of non-constants");
+        // SAFETY: two constants (checked); LLVM asserts their types agree.
+        Some(unsafe { made(f(a.raw(), b.raw())) })
+    }
+    /// The constant expression `v` cast by `op` to `ty` (`None` for an
+    /// opcode that is not one of the integer casts kept as expressions).
+    pub fn const_cast(&self, op: Opcode, v: Value<'m>, ty: Type<'m>) -> Option<Value<'m>> {
+        let f: unsafe extern "C" fn(LLVMValueRef, LLVMTypeRef) -> LLVMValueRef = match op {
+            Opcode::LLVMTrunc => LLVMConstTrunc,
+            Opcode::LLVMZExt => LLVMConstZExt,
+            Opcode::LLVMSExt => LLVMConstSExt,
+            Opcode::LLVMSIToFP => LLVMConstSIToFP,
+            Opcode::LLVMUIToFP => LLVMConstUIToFP,
+            Opcode::LLVMPtrToInt => LLVMConstPtrToInt,
+            Opcode::LLVMIntToPtr => LLVMConstIntToPtr,
+            _ => return None,
+        };
+        assert!(v.is_constant(), "const_cast of a non-constant");
+        // SAFETY: a constant (checked); LLVM asserts the cast is valid.
+        Some(unsafe { made(f(v.raw(), ty.raw())) })
+    }
+    pub fn const_icmp(&self, p: IntPredicate, a: Value<'m>, b: Value<'m>) -> Value<'m> {
+        assert!(a.is_constant() && b.is_constant(), "const_icmp of non-constants");
+        // SAFETY: two constants (checked).
+        unsafe { made(LLVMConstICmp(p, a.raw(), b.raw())) }
+    }
+    pub fn const_fcmp(&self, p: RealPredicate, a: Value<'m>, b: Value<'m>) -> Value<'m> {
+        assert!(a.is_constant() && b.is_constant(), "const_fcmp of non-constants");
+        // SAFETY: two constants (checked).
+        unsafe { made(LLVMConstFCmp(p, a.raw(), b.raw())) }
     }
     /// The `blockaddress` constant of block `b` of function `f`.
     pub fn block_address(&self, f: Value<'m>, b: Block<'m>) -> Value<'m> {

@@ -3,7 +3,7 @@
 //! translated bodies, by the generic entry in front of a direct body and by
 //! the thunks that take a direct call to the generic entry ([`super::direct`]).
 
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
+use crate::llvm::{IntPredicate, TypeKind};
 
 use gimso_abi::{
     CC_INLINE_BYTES, THREAD_CC_CAPS_OFFSET, THREAD_CC_OUTLINE_CAPS_OFFSET,
@@ -37,7 +37,7 @@ pub fn arg_buffers<'m>(ll: &Ll<'m>, thread: V<'m>, bytes: V<'m>) -> (V<'m>, V<'m
         8,
     );
     let small = ll.icmp(
-        LLVMIntPredicate::LLVMIntULE,
+        IntPredicate::LLVMIntULE,
         bytes,
         ll.i64c(CC_INLINE_BYTES as u64),
     );
@@ -73,9 +73,9 @@ pub fn read_value<'m>(ll: &Ll<'m>, ty: T<'m>, payload: V<'m>, caps: V<'m>, off: 
 
 fn read_caps<'m>(ll: &Ll<'m>, ty: T<'m>, caps: V<'m>, off: u64) -> V<'m> {
     match ty.kind() {
-        LLVMTypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
+        TypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
         _ if is_word_int(ll, ty) => ll.load(ty, ll.gep_i8c(caps, off), 8),
-        LLVMTypeKind::LLVMStructTypeKind => {
+        TypeKind::LLVMStructTypeKind => {
             let mut acc = ll.zero(ty);
             for (i, f) in ty.struct_fields().into_iter().enumerate() {
                 if !cc_carries(ll, f) {
@@ -87,7 +87,7 @@ fn read_caps<'m>(ll: &Ll<'m>, ty: T<'m>, caps: V<'m>, off: u64) -> V<'m> {
             }
             acc
         }
-        LLVMTypeKind::LLVMArrayTypeKind => {
+        TypeKind::LLVMArrayTypeKind => {
             let e = ty.element_type();
             let stride = ll.size_of(e);
             let mut acc = ll.zero(ty);
@@ -119,13 +119,13 @@ pub fn write_value<'m>(ll: &Ll<'m>, ty: T<'m>, v: Tx<'m>, payload: V<'m>, caps: 
 
 fn write_caps<'m>(ll: &Ll<'m>, ty: T<'m>, c: V<'m>, caps: V<'m>, off: u64) {
     match ty.kind() {
-        LLVMTypeKind::LLVMPointerTypeKind => {
+        TypeKind::LLVMPointerTypeKind => {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
         _ if is_word_int(ll, ty) => {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
-        LLVMTypeKind::LLVMStructTypeKind => {
+        TypeKind::LLVMStructTypeKind => {
             for (i, f) in ty.struct_fields().into_iter().enumerate() {
                 if !cc_carries(ll, f) {
                     continue;
@@ -135,7 +135,7 @@ fn write_caps<'m>(ll: &Ll<'m>, ty: T<'m>, c: V<'m>, caps: V<'m>, off: u64) {
                 write_caps(ll, f, e, caps, off + fo);
             }
         }
-        LLVMTypeKind::LLVMArrayTypeKind => {
+        TypeKind::LLVMArrayTypeKind => {
             let e_ty = ty.element_type();
             let stride = ll.size_of(e_ty);
             for i in 0..ty.array_len() {

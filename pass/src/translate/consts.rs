@@ -1,8 +1,8 @@
 //! Constants under gimso: every global value becomes the pair (intval,
 //! capability) of its translated object; `undef`/`poison` become zero.
 
-use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use super::ModTx;
 use super::layout::has_ptr;
 use super::ll::{Ll, T, V};
@@ -47,9 +47,9 @@ pub struct StaticBounds<'m> {
 /// global: the global itself or constant GEPs on it.
 pub fn const_address<'m>(ll: &Ll<'m>, c: V<'m>) -> Option<(V<'m>, i64)> {
     match c.value_kind() {
-        LLVMValueKind::LLVMGlobalVariableValueKind => Some((c, 0)),
-        LLVMValueKind::LLVMConstantExprValueKind => match c.const_opcode() {
-            LLVMOpcode::LLVMGetElementPtr => {
+        ValueKind::LLVMGlobalVariableValueKind => Some((c, 0)),
+        ValueKind::LLVMConstantExprValueKind => match c.const_opcode() {
+            Some(Opcode::LLVMGetElementPtr) => {
                 let (base, mut off) = const_address(ll, c.operand(0))?;
                 let mut ty = c.gep_source_type();
                 for i in 1..c.num_operands() {
@@ -58,13 +58,13 @@ pub fn const_address<'m>(ll: &Ll<'m>, c: V<'m>) -> Option<(V<'m>, i64)> {
                         i64::try_from(ll.size_of(ty)).ok()?.checked_mul(idx)?
                     } else {
                         match ty.kind() {
-                            LLVMTypeKind::LLVMStructTypeKind => {
+                            TypeKind::LLVMStructTypeKind => {
                                 let field = u32::try_from(idx).ok()?;
                                 let o = ll.field_offset(ty, field);
                                 ty = *ty.struct_fields().get(field as usize)?;
                                 i64::try_from(o).ok()?
                             }
-                            LLVMTypeKind::LLVMArrayTypeKind => {
+                            TypeKind::LLVMArrayTypeKind => {
                                 ty = ty.element_type();
                                 i64::try_from(ll.size_of(ty)).ok()?.checked_mul(idx)?
                             }
@@ -75,7 +75,7 @@ pub fn const_address<'m>(ll: &Ll<'m>, c: V<'m>) -> Option<(V<'m>, i64)> {
                 }
                 Some((base, off))
             }
-            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
+            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
                 const_address(ll, c.operand(0))
             }
             _ => None,
@@ -131,7 +131,7 @@ impl<'m> ModTx<'m, '_> {
     /// capability may be null): never null, whatever the program does.
     pub fn global_payload(&self, cap: V<'m>) -> bool {
         matches!(const_address(&self.ll, cap),
-            Some((obj, 16)) if obj.linkage() != LLVMLinkage::LLVMExternalWeakLinkage)
+            Some((obj, 16)) if obj.linkage() != Linkage::LLVMExternalWeakLinkage)
     }
 
     /// Whether the constant address `int` lies at or above the constant
@@ -178,16 +178,16 @@ impl<'m> ModTx<'m, '_> {
         }
         let ll = &self.ll;
         let m = match c.value_kind() {
-            LLVMValueKind::LLVMFunctionValueKind
-            | LLVMValueKind::LLVMGlobalVariableValueKind
-            | LLVMValueKind::LLVMGlobalAliasValueKind
-            | LLVMValueKind::LLVMGlobalIFuncValueKind
-            | LLVMValueKind::LLVMBlockAddressValueKind => true,
-            LLVMValueKind::LLVMUndefValueValueKind | LLVMValueKind::LLVMPoisonValueKind => true,
-            LLVMValueKind::LLVMConstantExprValueKind
-            | LLVMValueKind::LLVMConstantStructValueKind
-            | LLVMValueKind::LLVMConstantArrayValueKind
-            | LLVMValueKind::LLVMConstantVectorValueKind => {
+            ValueKind::LLVMFunctionValueKind
+            | ValueKind::LLVMGlobalVariableValueKind
+            | ValueKind::LLVMGlobalAliasValueKind
+            | ValueKind::LLVMGlobalIFuncValueKind
+            | ValueKind::LLVMBlockAddressValueKind => true,
+            ValueKind::LLVMUndefValueValueKind | ValueKind::LLVMPoisonValueKind => true,
+            ValueKind::LLVMConstantExprValueKind
+            | ValueKind::LLVMConstantStructValueKind
+            | ValueKind::LLVMConstantArrayValueKind
+            | ValueKind::LLVMConstantVectorValueKind => {
                 let n = c.num_operands();
                 (0..n).any(|i| {
                     let op = c.operand(i);
@@ -204,7 +204,7 @@ impl<'m> ModTx<'m, '_> {
         let ty = c.type_of();
         let kind = c.value_kind();
         match kind {
-            LLVMValueKind::LLVMFunctionValueKind => {
+            ValueKind::LLVMFunctionValueKind => {
                 let (entry, obj) =
                     self.fn_map.get(&c).copied().ok_or_else(|| {
                         format!("function `{}` has no translation", c.name())
@@ -215,8 +215,8 @@ impl<'m> ModTx<'m, '_> {
                     cap: Some(lower),
                 })
             }
-            LLVMValueKind::LLVMGlobalVariableValueKind
-            | LLVMValueKind::LLVMGlobalAliasValueKind => {
+            ValueKind::LLVMGlobalVariableValueKind
+            | ValueKind::LLVMGlobalAliasValueKind => {
                 let obj =
                     self.obj_map.get(&c).copied().ok_or_else(|| {
                         format!("global `{}` has no translation", c.name())
@@ -237,8 +237,8 @@ impl<'m> ModTx<'m, '_> {
                     GlobalTx::Function(f) => self.tx_const(f),
                 }
             }
-            LLVMValueKind::LLVMGlobalIFuncValueKind => Err("ifunc".into()),
-            LLVMValueKind::LLVMBlockAddressValueKind => {
+            ValueKind::LLVMGlobalIFuncValueKind => Err("ifunc".into()),
+            ValueKind::LLVMBlockAddressValueKind => {
                 let b = c.operand(1).as_block().expect("blockaddress of a block");
                 let f = b.parent().expect("a block in a function").as_value();
                 let id = self.block_id(f, b);
@@ -248,14 +248,14 @@ impl<'m> ModTx<'m, '_> {
                     cap: Some(self.ll.null_ptr()),
                 })
             }
-            LLVMValueKind::LLVMUndefValueValueKind
-            | LLVMValueKind::LLVMPoisonValueKind
-            | LLVMValueKind::LLVMConstantAggregateZeroValueKind
-            | LLVMValueKind::LLVMConstantPointerNullValueKind
-            | LLVMValueKind::LLVMConstantTokenNoneValueKind => Ok(self.zero_tx(ty)),
-            LLVMValueKind::LLVMConstantStructValueKind
-            | LLVMValueKind::LLVMConstantArrayValueKind
-            | LLVMValueKind::LLVMConstantVectorValueKind => {
+            ValueKind::LLVMUndefValueValueKind
+            | ValueKind::LLVMPoisonValueKind
+            | ValueKind::LLVMConstantAggregateZeroValueKind
+            | ValueKind::LLVMConstantPointerNullValueKind
+            | ValueKind::LLVMConstantTokenNoneValueKind => Ok(self.zero_tx(ty)),
+            ValueKind::LLVMConstantStructValueKind
+            | ValueKind::LLVMConstantArrayValueKind
+            | ValueKind::LLVMConstantVectorValueKind => {
                 if !self.mentions_globals(c) {
                     return Ok(Tx {
                         int: c,
@@ -264,7 +264,7 @@ impl<'m> ModTx<'m, '_> {
                 }
                 self.tx_aggregate(c, ty, kind)
             }
-            LLVMValueKind::LLVMConstantExprValueKind => {
+            ValueKind::LLVMConstantExprValueKind => {
                 if !self.mentions_globals(c) {
                     return Ok(Tx {
                         int: c,
@@ -293,11 +293,11 @@ impl<'m> ModTx<'m, '_> {
         let ll = &self.ll;
         let with_ptr = has_ptr(ll, ty);
         let (int, cap) = match kind {
-            LLVMValueKind::LLVMConstantStructValueKind => (
+            ValueKind::LLVMConstantStructValueKind => (
                 ll.const_named_struct(ty, &ints),
                 ll.const_named_struct(ty, &caps),
             ),
-            LLVMValueKind::LLVMConstantArrayValueKind => {
+            ValueKind::LLVMConstantArrayValueKind => {
                 let e = ty.element_type();
                 (ll.const_array(e, &ints), ll.const_array(e, &caps))
             }
@@ -316,7 +316,7 @@ impl<'m> ModTx<'m, '_> {
             s.tx_const(o)
         };
         match op {
-            LLVMOpcode::LLVMGetElementPtr => {
+            Some(Opcode::LLVMGetElementPtr) => {
                 let base = operand(self, 0)?;
                 let mut idx = Vec::new();
                 for i in 1..c.num_operands() {
@@ -333,7 +333,7 @@ impl<'m> ModTx<'m, '_> {
                     cap: Some(cap),
                 })
             }
-            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
+            Some(Opcode::LLVMBitCast) | Some(Opcode::LLVMAddrSpaceCast) => {
                 let src = operand(self, 0)?;
                 if src.int.type_of() == ty {
                     Ok(src)
@@ -343,18 +343,18 @@ impl<'m> ModTx<'m, '_> {
                     Err("constant bitcast of pointers".into())
                 }
             }
-            LLVMOpcode::LLVMPtrToInt => {
+            Some(Opcode::LLVMPtrToInt) => {
                 let src = operand(self, 0)?;
                 Ok(Tx::plain(self.ll.const_ptrtoint(src.int, ty)))
             }
-            LLVMOpcode::LLVMIntToPtr => {
+            Some(Opcode::LLVMIntToPtr) => {
                 let src = operand(self, 0)?;
                 Ok(Tx {
                     int: self.ll.const_inttoptr(src.int, ty),
                     cap: Some(self.ll.zero(ty)),
                 })
             }
-            LLVMOpcode::LLVMSelect => {
+            Some(Opcode::LLVMSelect) => {
                 // `&a[1] == &b ? x : y`, folded by the optimiser: each arm
                 // keeps its own capability.
                 let cond = operand(self, 0)?.int;
@@ -387,10 +387,9 @@ impl<'m> ModTx<'m, '_> {
     /// an address converted to floating point (`(double)(uintptr_t)&a`, and
     /// `fcmp` of it): rebuilt with translated operands.
     fn rebuild_int_const_expr(&mut self, c: V<'m>, ty: T<'m>) -> Result<Tx<'m>, String> {
-        use inkwell::llvm_sys::core::*;
         let op = c.const_opcode();
-        let to_float = matches!(op, LLVMOpcode::LLVMSIToFP | LLVMOpcode::LLVMUIToFP);
-        if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind && !to_float {
+        let to_float = matches!(op, Some(Opcode::LLVMSIToFP) | Some(Opcode::LLVMUIToFP));
+        if ty.kind() != TypeKind::LLVMIntegerTypeKind && !to_float {
             return Err(format!(
                 "constant expression `{:?}` over globals",
                 c.const_opcode()
@@ -402,32 +401,27 @@ impl<'m> ModTx<'m, '_> {
         } else {
             None
         };
-        // SAFETY: operands are constants of this context with the types the
-        // original expression had; the builders create constant expressions.
-        let v = unsafe {
-            match (op, b) {
-                (LLVMOpcode::LLVMAdd, Some(b)) => LLVMConstAdd(a, b),
-                (LLVMOpcode::LLVMSub, Some(b)) => LLVMConstSub(a, b),
-                (LLVMOpcode::LLVMMul, Some(b)) => LLVMConstMul(a, b),
-                (LLVMOpcode::LLVMXor, Some(b)) => LLVMConstXor(a, b),
-                (LLVMOpcode::LLVMShl, Some(b)) => LLVMConstShl(a, b),
-                (LLVMOpcode::LLVMAnd, Some(b)) => LLVMConstAnd(a, b),
-                (LLVMOpcode::LLVMOr, Some(b)) => LLVMConstOr(a, b),
-                (LLVMOpcode::LLVMLShr, Some(b)) => LLVMConstLShr(a, b),
-                (LLVMOpcode::LLVMAShr, Some(b)) => LLVMConstAShr(a, b),
-                // Addresses compared as the program sees them (`&x == &y`,
-                // an alignment test folded to `icmp`).
-                (LLVMOpcode::LLVMICmp, Some(b)) => LLVMConstICmp(LLVMGetICmpPredicate(c), a, b),
-                (LLVMOpcode::LLVMFCmp, Some(b)) => LLVMConstFCmp(LLVMGetFCmpPredicate(c), a, b),
-                (LLVMOpcode::LLVMTrunc, None) => LLVMConstTrunc(a, ty),
-                (LLVMOpcode::LLVMZExt, None) => LLVMConstZExt(a, ty),
-                (LLVMOpcode::LLVMSExt, None) => LLVMConstSExt(a, ty),
-                (LLVMOpcode::LLVMSIToFP, None) => LLVMConstSIToFP(a, ty),
-                (LLVMOpcode::LLVMUIToFP, None) => LLVMConstUIToFP(a, ty),
-                _ => {
-                    return Err(format!("constant expression `{op:?}` over globals"));
-                }
-            }
+        let ll = &self.ll;
+        let v = match (op, b) {
+            // Addresses compared as the program sees them (`&x == &y`, an
+            // alignment test folded to `icmp`).
+            (Some(Opcode::LLVMICmp), Some(b)) => Some(ll.const_icmp(c.icmp_predicate(), a, b)),
+            (Some(Opcode::LLVMFCmp), Some(b)) => Some(ll.const_fcmp(c.fcmp_predicate(), a, b)),
+            (Some(op), Some(b)) => ll.const_binop(op, a, b),
+            (
+                Some(
+                    op @ (Opcode::LLVMTrunc
+                    | Opcode::LLVMZExt
+                    | Opcode::LLVMSExt
+                    | Opcode::LLVMSIToFP
+                    | Opcode::LLVMUIToFP),
+                ),
+                None,
+            ) => ll.const_cast(op, a, ty),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(format!("constant expression `{op:?}` over globals"));
         };
         Ok(Tx::plain(v))
     }

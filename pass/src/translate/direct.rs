@@ -32,8 +32,8 @@
 //!   use the generic entry, which the linker resolves. ODR definitions (C++
 //!   inline functions) have one type everywhere and bind directly.
 
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMTypeKind, LLVMVisibility};
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use gimso_abi::SYMBOL_DIRECT_PREFIX;
 
 use super::ModTx;
@@ -60,7 +60,7 @@ pub fn signature_ok<'m>(ll: &Ll<'m>, fnty: T<'m>) -> bool {
         return false;
     }
     let ret = fnty.fn_ret();
-    let ret_ok = ret.kind() == LLVMTypeKind::LLVMVoidTypeKind || ret.is_sized();
+    let ret_ok = ret.kind() == TypeKind::LLVMVoidTypeKind || ret.is_sized();
     ret_ok && fnty.fn_params().iter().all(|&p| p.is_sized())
 }
 
@@ -80,7 +80,7 @@ pub fn direct_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
 /// capabilities of a result that holds pointers).
 fn direct_ret_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
     let ret = fnty.fn_ret();
-    if ret.kind() == LLVMTypeKind::LLVMVoidTypeKind {
+    if ret.kind() == TypeKind::LLVMVoidTypeKind {
         ll.struct_ty(&[ll.i64()])
     } else if cc_carries(ll, ret) {
         ll.struct_ty(&[ll.i64(), ret, ret])
@@ -96,7 +96,7 @@ pub fn direct_result<'m>(ll: &Ll<'m>, fnty: T<'m>, exception: bool, value: Optio
     let sty = direct_ret_type(ll, fnty);
     let mut agg = ll.zero(sty);
     agg = ll.insert_value(agg, ll.i64c(u64::from(exception)), 0);
-    if rty.kind() != LLVMTypeKind::LLVMVoidTypeKind {
+    if rty.kind() != TypeKind::LLVMVoidTypeKind {
         if let Some(v) = value {
             agg = ll.insert_value(agg, v.int, 1);
             if cc_carries(ll, rty) {
@@ -111,7 +111,7 @@ pub fn direct_result<'m>(ll: &Ll<'m>, fnty: T<'m>, exception: bool, value: Optio
 /// The value a direct call returned (`r` its result struct).
 pub fn direct_value<'m>(ll: &Ll<'m>, fnty: T<'m>, r: V<'m>) -> Option<Tx<'m>> {
     let rty = fnty.fn_ret();
-    if rty.kind() == LLVMTypeKind::LLVMVoidTypeKind {
+    if rty.kind() == TypeKind::LLVMVoidTypeKind {
         return None;
     }
     Some(Tx {
@@ -172,7 +172,7 @@ impl<'m> ModTx<'m, '_> {
     /// Gives function `f` (defined here, named `name`, translated to
     /// linkage `linkage`) a direct body when its signature allows.
     pub fn declare_direct(&mut self, f: V<'m>, name: &str, linkage: LLVMLinkage) {
-        use LLVMLinkage::*;
+        use Linkage::*;
         if !self.options.direct_calls {
             return;
         }
@@ -210,7 +210,7 @@ impl<'m> ModTx<'m, '_> {
             return (d.bind && same).then_some(d.body);
         }
         if !callee.is_declaration()
-            || callee.linkage() != LLVMLinkage::LLVMExternalLinkage
+            || callee.linkage() != Linkage::LLVMExternalLinkage
             || !signature_ok(&self.ll, fnty)
         {
             return None;
@@ -233,7 +233,7 @@ impl<'m> ModTx<'m, '_> {
     pub fn wrapper_entry(&self, callee: V<'m>, fnty: T<'m>) -> Option<&'static gimso_abi::DirectWrapper> {
         if !self.options.direct_calls
             || !callee.is_declaration()
-            || callee.linkage() != LLVMLinkage::LLVMExternalLinkage
+            || callee.linkage() != Linkage::LLVMExternalLinkage
         {
             return None;
         }
@@ -248,8 +248,8 @@ impl<'m> ModTx<'m, '_> {
     fn thunk(&mut self, sym: &str, fnty: T<'m>, entry: V<'m>, obj: V<'m>) -> V<'m> {
         let ll = &self.ll;
         let f = ll.add_function(sym, direct_type(ll, fnty));
-        f.set_linkage(LLVMLinkage::LLVMWeakAnyLinkage);
-        f.set_visibility(LLVMVisibility::LLVMHiddenVisibility);
+        f.set_linkage(Linkage::LLVMWeakAnyLinkage);
+        f.set_visibility(Visibility::LLVMHiddenVisibility);
         let saved = ll.current_block();
         let b = ll.append_block(f, "entry");
         ll.position_at_end(b);
@@ -269,7 +269,7 @@ impl<'m> ModTx<'m, '_> {
             &[thread, lower, ll.i64c(layout.bytes)],
         );
         let threw = ll.icmp(
-            LLVMIntPredicate::LLVMIntNE,
+            IntPredicate::LLVMIntNE,
             ll.extract_value(r, 0),
             ll.i64c(0),
         );
@@ -282,7 +282,7 @@ impl<'m> ModTx<'m, '_> {
         let expected = ret_bytes(ll, rty);
         let value = (expected > 0).then(|| {
             let got = ll.extract_value(r, 1);
-            let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, got, ll.i64c(expected));
+            let ok = ll.icmp(IntPredicate::LLVMIntUGE, got, ll.i64c(expected));
             let (bad, good) = (ll.append_block(f, ""), ll.append_block(f, ""));
             ll.cond_br(ok, good, bad);
             ll.position_at_end(bad);

@@ -6,7 +6,7 @@
 //! objects like every other constant, with their `type_info` pointers
 //! getting capabilities at start-up.
 
-use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
+use crate::llvm::{Linkage, Opcode, TypeKind};
 
 use gimso_abi::{EH_CLAUSE_CATCH, EH_CLAUSE_FILTER};
 
@@ -24,7 +24,7 @@ impl<'m> ModTx<'m, '_> {
             }
             for b in f.func().blocks() {
                 for inst in b.instructions() {
-                    if inst.opcode() == LLVMOpcode::LLVMLandingPad {
+                    if inst.opcode() == Opcode::LLVMLandingPad {
                         let g = self.lsda_for(inst, n);
                         self.lsda_map.insert(inst, g);
                         n += 1;
@@ -45,7 +45,7 @@ impl<'m> ModTx<'m, '_> {
     fn private_constant(&self, init: V<'m>, name: &str) -> V<'m> {
         let g = self.ll.add_global(init.type_of(), name);
         g.set_initializer(Some(init));
-        g.set_linkage(LLVMLinkage::LLVMPrivateLinkage);
+        g.set_linkage(Linkage::LLVMPrivateLinkage);
         g.set_global_constant(true);
         g
     }
@@ -60,7 +60,7 @@ impl<'m> ModTx<'m, '_> {
         for (j, &c) in clauses.iter().enumerate() {
             let ty = c.type_of();
             let (kind, selector, types): (u64, i64, Vec<V<'m>>) =
-                if ty.kind() == LLVMTypeKind::LLVMArrayTypeKind {
+                if ty.kind() == TypeKind::LLVMArrayTypeKind {
                     let len = ty.array_len() as u32;
                     let elems = (0..len).map(|k| c.aggregate_element(k)).collect();
                     self.filters += 1;

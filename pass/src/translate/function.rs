@@ -3,10 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAInlineAsm, LLVMIsAInstruction};
-use inkwell::llvm_sys::{
-    LLVMAtomicOrdering, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
-};
+use crate::llvm::{IntPredicate, Linkage, Opcode, Ordering, TypeKind, ValueKind};
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 use gimso_abi::{
@@ -272,10 +269,6 @@ fn access_bits(size: u64, align: u64, write: bool) -> u32 {
         }
 }
 
-fn is_a<'m>(m: &ModTx<'_, '_>, v: V<'m>, f: unsafe extern "C" fn(V<'m>) -> V<'m>) -> bool {
-    m.ll.is_a(v, f)
-}
-
 /// Whether the pointer `gep` (an address computed from a loaded pointer)
 /// is only compared, directly or through at most `depth` more constant or
 /// variable offsets (`o != &G(L)->nilvalue`): its capability is never used.
@@ -283,8 +276,8 @@ fn only_compared<'m>(ll: &Ll<'m>, gep: V<'m>, depth: u32) -> bool {
     let users = gep.users();
     !users.is_empty()
         && users.iter().all(|&u| match u.opcode() {
-            LLVMOpcode::LLVMICmp => true,
-            LLVMOpcode::LLVMGetElementPtr => {
+            Opcode::LLVMICmp => true,
+            Opcode::LLVMGetElementPtr => {
                 depth > 0 && u.operand(0) == gep && only_compared(ll, u, depth - 1)
             }
             _ => false,
@@ -373,7 +366,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                     && latches.contains(&b)
                     && !matches!(
                         inst.opcode(),
-                        LLVMOpcode::LLVMBr | LLVMOpcode::LLVMSwitch
+                        Opcode::LLVMBr | Opcode::LLVMSwitch
                     )
                 {
                     self.set_loc_line0();
@@ -434,7 +427,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             b.instructions().into_iter().any(|i| {
                 matches!(
                     i.opcode(),
-                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+                    Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr
                 ) && self.call_forgets_checks(i)
             })
         };
@@ -456,7 +449,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// an `llvm.*` intrinsic.
     fn call_forgets_checks(&self, inst: V<'m>) -> bool {
         let callee = inst.called_value();
-        !(is_a(self.m, callee, LLVMIsAFunction) && callee.name().starts_with("llvm."))
+        !(callee.is_function() && callee.name().starts_with("llvm."))
     }
 
     /// Whether the access being translated (a load or store) is in a loop
@@ -468,20 +461,20 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         let inst = self.cur_old;
         let ptr = match inst.opcode() {
-            LLVMOpcode::LLVMLoad => inst.operand(0),
-            LLVMOpcode::LLVMStore => inst.operand(1),
+            Opcode::LLVMLoad => inst.operand(0),
+            Opcode::LLVMStore => inst.operand(1),
             _ => return false,
         };
         let Some(lp) = self.innermost_loop.get(&self.cur_old_block) else {
             return false;
         };
         let mut base = ptr;
-        while is_a(self.m, base, LLVMIsAInstruction)
-            && base.opcode() == LLVMOpcode::LLVMGetElementPtr
+        while base.is_instruction()
+            && base.opcode() == Opcode::LLVMGetElementPtr
         {
             base = base.operand(0);
         }
-        !is_a(self.m, base, LLVMIsAInstruction) || !lp.contains(&base.block())
+        !base.is_instruction() || !lp.contains(&base.block())
     }
 
     // ---- debug locations and sites ------------------------------------------
@@ -539,7 +532,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             .filter(|&i| {
                 // Debug records carry their variable's scope, not a line of
                 // code.
-                let dbg = i.opcode() == LLVMOpcode::LLVMCall
+                let dbg = i.opcode() == Opcode::LLVMCall
                     && i.called_value().name().starts_with("llvm.dbg.");
                 !dbg && own(i).is_some()
             })
@@ -604,14 +597,14 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         let ty = v.type_of();
         match v.value_kind() {
-            LLVMValueKind::LLVMInstructionValueKind | LLVMValueKind::LLVMArgumentValueKind => {
+            ValueKind::LLVMInstructionValueKind | ValueKind::LLVMArgumentValueKind => {
                 // Defined in unreachable code only.
                 self.zero(ty)
             }
-            LLVMValueKind::LLVMMetadataAsValueValueKind | LLVMValueKind::LLVMInlineAsmValueKind => {
+            ValueKind::LLVMMetadataAsValueValueKind | ValueKind::LLVMInlineAsmValueKind => {
                 Tx::plain(v)
             }
-            LLVMValueKind::LLVMBasicBlockValueKind => Tx::plain(v),
+            ValueKind::LLVMBasicBlockValueKind => Tx::plain(v),
             _ => match self.m.tx_const(v) {
                 Ok(t) => t,
                 Err(why) => {
@@ -683,7 +676,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let state = ll.load(ll.i64(), self.thread, 8);
         state.set_volatile(true);
         let req = ll.and(state, ll.i64c(THREAD_REQUEST_MASK));
-        let quiet = ll.icmp(LLVMIntPredicate::LLVMIntEQ, req, ll.i64c(0));
+        let quiet = ll.icmp(IntPredicate::LLVMIntEQ, req, ll.i64c(0));
         let thread = self.thread;
         self.guard(quiet, |s| {
             // The safepoint may run signal handlers and collector work,

@@ -1,8 +1,8 @@
 //! Global objects, function objects, module start-up and `main`.
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use std::collections::HashSet;
 
-use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
 use gimso_abi::{
     FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX, aux_with_delta,
@@ -37,7 +37,7 @@ impl<'m> ModTx<'m, '_> {
     /// The linkage a translated symbol gets: one-definition promises are
     /// gone (spec "Constants And Linking"), common becomes weak.
     fn new_linkage(&self, old: V<'m>) -> LLVMLinkage {
-        use LLVMLinkage::*;
+        use Linkage::*;
         match old.linkage() {
             LLVMLinkOnceAnyLinkage
             | LLVMLinkOnceODRLinkage
@@ -68,7 +68,7 @@ impl<'m> ModTx<'m, '_> {
             if name == "bcmp" && f.is_declaration() {
                 name = "memcmp".into();
             }
-            let weak = f.linkage() == LLVMLinkage::LLVMExternalWeakLinkage;
+            let weak = f.linkage() == Linkage::LLVMExternalWeakLinkage;
             let fn_name = format!("{SYMBOL_FN_PREFIX}{name}");
             let obj_name = format!("{SYMBOL_OBJ_PREFIX}{name}");
             if let (Some(e), Some(o)) = (
@@ -87,9 +87,9 @@ impl<'m> ModTx<'m, '_> {
                 // Undefined at link time, both are null: the function
                 // pointer is null, and calls go through the call check.
                 self.ll
-                    .set_linkage(entry, LLVMLinkage::LLVMExternalWeakLinkage);
+                    .set_linkage(entry, Linkage::LLVMExternalWeakLinkage);
                 self.ll
-                    .set_linkage(obj, LLVMLinkage::LLVMExternalWeakLinkage);
+                    .set_linkage(obj, Linkage::LLVMExternalWeakLinkage);
                 self.weak_objects.insert(obj);
             }
             if !f.is_declaration() {
@@ -131,8 +131,8 @@ impl<'m> ModTx<'m, '_> {
             let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
             let obj = if g.is_declaration() {
                 let o = self.ll.add_global(self.ll.i8(), &sym);
-                if g.linkage() == LLVMLinkage::LLVMExternalWeakLinkage {
-                    o.set_linkage(LLVMLinkage::LLVMExternalWeakLinkage);
+                if g.linkage() == Linkage::LLVMExternalWeakLinkage {
+                    o.set_linkage(Linkage::LLVMExternalWeakLinkage);
                     self.weak_objects.insert(o);
                 }
                 o
@@ -163,9 +163,9 @@ impl<'m> ModTx<'m, '_> {
                 o.set_linkage(linkage);
                 if matches!(
                     linkage,
-                    LLVMLinkage::LLVMExternalLinkage
-                        | LLVMLinkage::LLVMInternalLinkage
-                        | LLVMLinkage::LLVMPrivateLinkage
+                    Linkage::LLVMExternalLinkage
+                        | Linkage::LLVMInternalLinkage
+                        | Linkage::LLVMPrivateLinkage
                 ) {
                     let obj = StaticObject {
                         size: self.ll.size_of(ty),
@@ -218,9 +218,9 @@ impl<'m> ModTx<'m, '_> {
         let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
         let plain = matches!(
             linkage,
-            LLVMLinkage::LLVMExternalLinkage
-                | LLVMLinkage::LLVMInternalLinkage
-                | LLVMLinkage::LLVMPrivateLinkage
+            Linkage::LLVMExternalLinkage
+                | Linkage::LLVMInternalLinkage
+                | Linkage::LLVMPrivateLinkage
         );
         if align > 4096 || !plain {
             let why = if align > 4096 {
@@ -245,7 +245,7 @@ impl<'m> ModTx<'m, '_> {
             .add_global(storage_ty, &format!("gimso.objpad.{name}"));
         storage.set_alignment(align as u32);
         self.ll
-            .set_linkage(storage, LLVMLinkage::LLVMPrivateLinkage);
+            .set_linkage(storage, Linkage::LLVMPrivateLinkage);
         let header = self.ll.const_gep_i8(storage, pad);
         let o = self.ll.add_alias(obj_ty, header, &sym);
         self.padded_objects.insert(o, (storage, pad));
@@ -351,7 +351,7 @@ impl<'m> ModTx<'m, '_> {
         let ll = &self.ll;
         let void_fn = ll.fn_ty(ll.void(), &[], false);
         let init = ll.add_function("gimso.module_init", void_fn);
-        init.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        init.set_linkage(Linkage::LLVMInternalLinkage);
         let b = ll.append_block(init, "entry");
         ll.position_at_end(b);
         ll.set_debug_loc(std::ptr::null_mut());
@@ -447,19 +447,19 @@ impl<'m> ModTx<'m, '_> {
             return;
         }
         match c.value_kind() {
-            LLVMValueKind::LLVMFunctionValueKind
-            | LLVMValueKind::LLVMGlobalVariableValueKind
-            | LLVMValueKind::LLVMGlobalAliasValueKind
+            ValueKind::LLVMFunctionValueKind
+            | ValueKind::LLVMGlobalVariableValueKind
+            | ValueKind::LLVMGlobalAliasValueKind
                 if under && !c.name().starts_with("llvm.") =>
             {
                 found.push(c);
             }
-            LLVMValueKind::LLVMConstantExprValueKind
-            | LLVMValueKind::LLVMConstantStructValueKind
-            | LLVMValueKind::LLVMConstantArrayValueKind
-            | LLVMValueKind::LLVMConstantVectorValueKind => {
-                let ptrtoint = c.value_kind() == LLVMValueKind::LLVMConstantExprValueKind
-                    && c.const_opcode() == LLVMOpcode::LLVMPtrToInt;
+            ValueKind::LLVMConstantExprValueKind
+            | ValueKind::LLVMConstantStructValueKind
+            | ValueKind::LLVMConstantArrayValueKind
+            | ValueKind::LLVMConstantVectorValueKind => {
+                let ptrtoint = c.value_kind() == ValueKind::LLVMConstantExprValueKind
+                    && c.const_opcode() == Opcode::LLVMPtrToInt;
                 for k in 0..c.num_operands() {
                     self.find_ptrtoints(c.operand(k), under || ptrtoint, found, seen);
                 }
@@ -474,7 +474,7 @@ impl<'m> ModTx<'m, '_> {
             return Vec::new();
         };
         let ty = init.type_of();
-        if ty.kind() != LLVMTypeKind::LLVMArrayTypeKind {
+        if ty.kind() != TypeKind::LLVMArrayTypeKind {
             return Vec::new();
         }
         let n = ty.array_len();
@@ -500,7 +500,7 @@ impl<'m> ModTx<'m, '_> {
         let ll = &self.ll;
         let (entry, obj) = self.fn_map[&f];
         let stub = ll.add_function(name, ll.fn_ty(ll.void(), &[], false));
-        stub.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        stub.set_linkage(Linkage::LLVMInternalLinkage);
         let b = ll.append_block(stub, "entry");
         ll.position_at_end(b);
         ll.set_debug_loc(std::ptr::null_mut());
@@ -523,7 +523,7 @@ impl<'m> ModTx<'m, '_> {
             .collect();
         let arr = ll.const_array(elem_ty, &elems);
         let g = ll.add_global(ll.array_ty(elem_ty, list.len() as u64), name);
-        g.set_linkage(LLVMLinkage::LLVMAppendingLinkage);
+        g.set_linkage(Linkage::LLVMAppendingLinkage);
         g.set_initializer(Some(arr));
     }
 
@@ -531,16 +531,16 @@ impl<'m> ModTx<'m, '_> {
     fn pointer_leaves(&self, ty: T<'m>, t: Tx<'m>, base: u64, out: &mut Vec<(u64, Tx<'m>)>) {
         let ll = &self.ll;
         match ty.kind() {
-            LLVMTypeKind::LLVMPointerTypeKind => {
+            TypeKind::LLVMPointerTypeKind => {
                 if let Some(cap) = t.cap {
                     if cap.value_kind()
-                        != inkwell::llvm_sys::LLVMValueKind::LLVMConstantPointerNullValueKind
+                        != ValueKind::LLVMConstantPointerNullValueKind
                     {
                         out.push((base, t));
                     }
                 }
             }
-            LLVMTypeKind::LLVMStructTypeKind => {
+            TypeKind::LLVMStructTypeKind => {
                 for (i, f) in ty.struct_fields().into_iter().enumerate() {
                     if !has_ptr(ll, f) {
                         continue;
@@ -550,9 +550,9 @@ impl<'m> ModTx<'m, '_> {
                     self.pointer_leaves(f, sub, base + off, out);
                 }
             }
-            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+            TypeKind::LLVMArrayTypeKind | TypeKind::LLVMVectorTypeKind => {
                 let e = ty.element_type();
-                let n = if ty.kind() == LLVMTypeKind::LLVMArrayTypeKind {
+                let n = if ty.kind() == TypeKind::LLVMArrayTypeKind {
                     ty.array_len()
                 } else {
                     u64::from(ty.vector_len())
@@ -583,10 +583,7 @@ impl<'m> ModTx<'m, '_> {
                 Some(&GlobalTx::Function(f)) => self.fn_map[&f].1,
                 None => self.ll.null_ptr(),
             };
-            if self
-                .ll
-                .is_a(target, inkwell::llvm_sys::core::LLVMIsAGlobalValue)
-            {
+            if target.is_global_value() {
                 self.ll.retire_alias(a, target);
             }
         }
@@ -617,7 +614,7 @@ impl<'m> ModTx<'m, '_> {
             return;
         };
         if entry.is_declaration()
-            || entry.linkage() != LLVMLinkage::LLVMExternalLinkage
+            || entry.linkage() != Linkage::LLVMExternalLinkage
         {
             return;
         }

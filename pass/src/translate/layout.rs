@@ -1,16 +1,16 @@
 //! Where pointers sit inside types, and the CC buffer layout of a call.
 
-use inkwell::llvm_sys::LLVMTypeKind;
+use crate::llvm::TypeKind;
 
 use super::ll::{Ll, T};
 
 /// Whether values of `ty` contain pointers (and so carry capabilities).
 pub fn has_ptr<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
     match ty.kind() {
-        LLVMTypeKind::LLVMPointerTypeKind => true,
-        LLVMTypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| has_ptr(ll, f)),
-        LLVMTypeKind::LLVMArrayTypeKind => has_ptr(ll, ty.element_type()),
-        LLVMTypeKind::LLVMVectorTypeKind | LLVMTypeKind::LLVMScalableVectorTypeKind => {
+        TypeKind::LLVMPointerTypeKind => true,
+        TypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| has_ptr(ll, f)),
+        TypeKind::LLVMArrayTypeKind => has_ptr(ll, ty.element_type()),
+        TypeKind::LLVMVectorTypeKind | TypeKind::LLVMScalableVectorTypeKind => {
             ty.element_type().is_ptr()
         }
         _ => false,
@@ -21,7 +21,7 @@ pub fn has_ptr<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
 /// convention gives a union or small struct holding a pointer (QuickJS's
 /// `JSValue`), so across calls it travels with a capability word.
 pub fn is_word_int<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
-    ty.kind() == LLVMTypeKind::LLVMIntegerTypeKind && ty.int_width() == 64
+    ty.kind() == TypeKind::LLVMIntegerTypeKind && ty.int_width() == 64
 }
 
 /// Whether values of `ty` pass capability words across calls (CC buffers
@@ -29,8 +29,8 @@ pub fn is_word_int<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
 /// or as fields of structs and elements of arrays).
 pub fn cc_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
     match ty.kind() {
-        LLVMTypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| cc_carries(ll, f)),
-        LLVMTypeKind::LLVMArrayTypeKind => cc_carries(ll, ty.element_type()),
+        TypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| cc_carries(ll, f)),
+        TypeKind::LLVMArrayTypeKind => cc_carries(ll, ty.element_type()),
         _ => has_ptr(ll, ty) || is_word_int(ll, ty),
     }
 }
@@ -42,7 +42,7 @@ pub fn cc_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
 pub fn aggregate_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
     matches!(
         ty.kind(),
-        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
+        TypeKind::LLVMStructTypeKind | TypeKind::LLVMArrayTypeKind
     ) && cc_carries(ll, ty)
 }
 
@@ -50,21 +50,21 @@ pub fn aggregate_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
 /// aggregate if any member must be), and to what.
 pub fn required_align<'m>(ll: &Ll<'m>, ty: T<'m>, ir_align: u32) -> u64 {
     match ty.kind() {
-        LLVMTypeKind::LLVMPointerTypeKind => 8,
-        LLVMTypeKind::LLVMVectorTypeKind => {
+        TypeKind::LLVMPointerTypeKind => 8,
+        TypeKind::LLVMVectorTypeKind => {
             if ty.element_type().is_ptr() {
                 8
             } else {
                 u64::from(ir_align.max(1))
             }
         }
-        LLVMTypeKind::LLVMStructTypeKind => ll
+        TypeKind::LLVMStructTypeKind => ll
             .struct_fields(ty)
             .iter()
             .map(|&f| required_align(ll, f, 1))
             .max()
             .unwrap_or(1),
-        LLVMTypeKind::LLVMArrayTypeKind => required_align(ll, ty.element_type(), 1),
+        TypeKind::LLVMArrayTypeKind => required_align(ll, ty.element_type(), 1),
         _ => 1,
     }
 }
@@ -96,7 +96,7 @@ pub fn cc_layout<'m>(ll: &Ll<'m>, types: &[T<'m>]) -> CcLayout {
 
 /// Bytes a return value of `ty` takes in the CC buffers.
 pub fn ret_bytes<'m>(ll: &Ll<'m>, ty: T<'m>) -> u64 {
-    if ty.kind() == LLVMTypeKind::LLVMVoidTypeKind || !ty.is_sized() {
+    if ty.kind() == TypeKind::LLVMVoidTypeKind || !ty.is_sized() {
         0
     } else {
         ll.size_of(ty).div_ceil(8) * 8

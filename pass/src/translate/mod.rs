@@ -28,7 +28,7 @@ pub(crate) mod runtime;
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::LLVMOpcode;
+use crate::llvm::Opcode;
 use inkwell::module::Module;
 
 use crate::location::Location;
@@ -211,7 +211,7 @@ impl<'m, 'ctx> ModTx<'m, 'ctx> {
         let ll = &self.ll;
         if !matches!(
             call.opcode(),
-            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+            Opcode::LLVMCall | Opcode::LLVMInvoke
         ) {
             return None;
         }
@@ -244,7 +244,7 @@ impl<'m> ModTx<'m, '_> {
             let Some(t) = blk.terminator() else {
                 continue;
             };
-            if t.opcode() == LLVMOpcode::LLVMIndirectBr {
+            if t.opcode() == Opcode::LLVMIndirectBr {
                 for d in t.successors() {
                     if seen.insert(d) {
                         order.push(d);

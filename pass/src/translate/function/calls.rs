@@ -31,17 +31,17 @@ impl<'m> FnTx<'_, 'm, '_> {
         if self.call_forgets_checks(inst) {
             self.checked.clear();
         }
-        if is_a(self.m, callee, LLVMIsAInlineAsm) {
+        if callee.is_inline_asm() {
             self.tx_inline_asm(inst, callee);
             return;
         }
-        if is_a(self.m, callee, LLVMIsAFunction) && callee.name().starts_with("llvm.") {
+        if callee.is_function() && callee.name().starts_with("llvm.") {
             self.tx_intrinsic(inst, callee);
             return;
         }
-        if is_a(self.m, callee, LLVMIsAFunction)
+        if callee.is_function()
             && unwinding::SETJMP_NAMES.contains(&callee.name().as_str())
-            && inst.opcode() == LLVMOpcode::LLVMCall
+            && inst.opcode() == Opcode::LLVMCall
         {
             self.tx_setjmp(inst);
             return;
@@ -68,9 +68,9 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         // A weak declaration may be null: called through its pointer, so
         // the call check reports a call of an undefined one.
-        let weak = is_a(self.m, callee, LLVMIsAFunction)
-            && callee.linkage() == LLVMLinkage::LLVMExternalWeakLinkage;
-        if !weak && !byval.iter().any(Option::is_some) && is_a(self.m, callee, LLVMIsAFunction) {
+        let weak = callee.is_function()
+            && callee.linkage() == Linkage::LLVMExternalWeakLinkage;
+        if !weak && !byval.iter().any(Option::is_some) && callee.is_function() {
             if let Some(w) = self.m.wrapper_entry(callee, fnty) {
                 self.wrapper_direct_call(inst, w, &args);
                 return;
@@ -87,7 +87,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             .m
             .fn_map
             .get(&callee)
-            .filter(|_| !weak && is_a(self.m, callee, LLVMIsAFunction))
+            .filter(|_| !weak && callee.is_function())
         {
             (entry, self.m.ll.const_gep_i8(obj, 16), false)
         } else {
@@ -98,7 +98,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         };
         let fast = indirect
             && self.m.options.direct_calls
-            && inst.opcode() == LLVMOpcode::LLVMCall
+            && inst.opcode() == Opcode::LLVMCall
             && !byval.iter().any(Option::is_some)
             && direct::signature_ok(&self.m.ll, fnty);
         if !fast {
@@ -115,7 +115,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let hash_at = gimso_abi::FUNCTION_TYPE_HASH_OFFSET as u64;
         let hash = ll.load(ll.i64(), ll.gep_i8c(lower, hash_at), 8);
         let same = ll.icmp(
-            LLVMIntPredicate::LLVMIntEQ,
+            IntPredicate::LLVMIntEQ,
             hash,
             ll.i64c(direct::type_hash(ll, fnty)),
         );
@@ -204,7 +204,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             return None;
         }
         let got = ll.extract_value(r, 1);
-        let ok = ll.icmp(LLVMIntPredicate::LLVMIntUGE, got, ll.i64c(expected));
+        let ok = ll.icmp(IntPredicate::LLVMIntUGE, got, ll.i64c(expected));
         let exp = ll.i64c(expected);
         self.guard(ok, |s| {
             call(&s.m.ll, "gimso_ret_size_failed", &[exp, got, site]);
@@ -236,7 +236,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         self.m.stats.wrapper_direct_calls += 1;
         let ll = &self.m.ll;
         let fnty = inst.called_fn_type();
-        let is_ptr = |t: T<'m>| t.kind() == LLVMTypeKind::LLVMPointerTypeKind;
+        let is_ptr = |t: T<'m>| t.kind() == TypeKind::LLVMPointerTypeKind;
         let (mut params, mut values) = (Vec::new(), Vec::new());
         for (&ty, t) in fnty.fn_params().iter().zip(args) {
             params.push(ty);
@@ -257,7 +257,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             .get_function(w.symbol)
             .unwrap_or_else(|| ll.runtime_fn(w.symbol, entry_ty));
         let r = ll.call(entry_ty, f, &values);
-        let t = if ret.kind() == LLVMTypeKind::LLVMVoidTypeKind {
+        let t = if ret.kind() == TypeKind::LLVMVoidTypeKind {
             None
         } else if is_ptr(ret) {
             Some(Tx {
@@ -288,7 +288,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             let t = self.boundary_in(inst, t);
             self.set(inst, t);
         }
-        if inst.opcode() == LLVMOpcode::LLVMInvoke {
+        if inst.opcode() == Opcode::LLVMInvoke {
             let normal = inst.successors()[0];
             self.edge_to(normal);
         }
@@ -312,7 +312,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let layout = cc_layout(ll, &types);
         if layout.bytes > 0 {
             let ok = ll.icmp(
-                LLVMIntPredicate::LLVMIntUGE,
+                IntPredicate::LLVMIntUGE,
                 arg_bytes,
                 ll.i64c(layout.bytes),
             );
@@ -339,7 +339,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let values = direct::direct_args(ll, fnty, self.thread, &args);
         let r = ll.call(direct::direct_type(ll, fnty), body, &values);
         let threw = ll.icmp(
-            LLVMIntPredicate::LLVMIntNE,
+            IntPredicate::LLVMIntNE,
             ll.extract_value(r, 0),
             ll.i64c(0),
         );
@@ -365,7 +365,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         let i64 = ll.i64();
         let nonnull = ll.icmp(
-            LLVMIntPredicate::LLVMIntNE,
+            IntPredicate::LLVMIntNE,
             ll.ptrtoint(cap, i64),
             ll.i64c(0),
         );
@@ -377,9 +377,9 @@ impl<'m> FnTx<'_, 'm, '_> {
         let aux = ll.load_header(ll.gep_i8(cap, ll.const_int(i64, (-8i64) as u64)));
         let kind = ll.and(aux, ll.i64c(gimso_abi::SPECIAL_MASK));
         let function = (gimso_abi::SpecialKind::Function as u64) << gimso_abi::SPECIAL_SHIFT;
-        let is_fn = ll.icmp(LLVMIntPredicate::LLVMIntEQ, kind, ll.i64c(function));
+        let is_fn = ll.icmp(IntPredicate::LLVMIntEQ, kind, ll.i64c(function));
         let entry = ll.load_header(cap);
-        let same = ll.icmp(LLVMIntPredicate::LLVMIntEQ, entry, ll.ptrtoint(int, i64));
+        let same = ll.icmp(IntPredicate::LLVMIntEQ, entry, ll.ptrtoint(int, i64));
         ll.cond_br(ll.and(is_fn, same), cont, bad);
         ll.position_at_end(bad);
         call(ll, "gimso_check_call_at", &[int, cap, site]);

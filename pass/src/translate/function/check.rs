@@ -237,7 +237,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         // chain).
         if need.align {
             let mis = ll.and(addr, ll.i64c(align - 1));
-            let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0));
+            let aligned = ll.icmp(IntPredicate::LLVMIntEQ, mis, ll.i64c(0));
             let go = ll.append_block(self.new, "");
             if implicit {
                 let misaligned = ll.append_block(self.new, "");
@@ -250,7 +250,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             ll.position_at_end(go);
         }
         if !need.nonnull {
-            let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, lower, ll.i64c(0));
+            let nonnull = ll.icmp(IntPredicate::LLVMIntNE, lower, ll.i64c(0));
             let go = ll.append_block(self.new, "");
             let br = ll.cond_br(nonnull, go, bad);
             if implicit {
@@ -262,7 +262,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             let ll = &self.m.ll;
             let flags = ll.load_header_byte(ll.gep_i8c(cap, READONLY_BYTE as u64));
             let ro = ll.and(flags, ll.const_int(ll.i8(), READONLY_BIT));
-            let writable = ll.icmp(LLVMIntPredicate::LLVMIntEQ, ro, ll.const_int(ll.i8(), 0));
+            let writable = ll.icmp(IntPredicate::LLVMIntEQ, ro, ll.const_int(ll.i8(), 0));
             let go = ll.append_block(self.new, "");
             ll.cond_br(writable, go, bad);
             ll.position_at_end(go);
@@ -342,10 +342,10 @@ impl<'m> FnTx<'_, 'm, '_> {
         let below = |ll: &super::super::ll::Ll| {
             if bsize > 0 && bsize < MIN_OBJECT_ADDRESS && last_form {
                 let last = ll.sub(upper(ll), ll.i64c(bsize - 1));
-                ll.icmp(LLVMIntPredicate::LLVMIntULT, baddr, last)
+                ll.icmp(IntPredicate::LLVMIntULT, baddr, last)
             } else {
                 let end = ll.add_i64(baddr, ll.i64c(bsize));
-                ll.icmp(LLVMIntPredicate::LLVMIntULE, end, upper(ll))
+                ll.icmp(IntPredicate::LLVMIntULE, end, upper(ll))
             }
         };
         match which {
@@ -359,20 +359,20 @@ impl<'m> FnTx<'_, 'm, '_> {
                 match size.checked_sub(bsize) {
                     Some(room) => {
                         let off = ll.sub(baddr, lower);
-                        ll.icmp(LLVMIntPredicate::LLVMIntULE, off, ll.i64c(room))
+                        ll.icmp(IntPredicate::LLVMIntULE, off, ll.i64c(room))
                     }
                     None => ll.const_int(ll.i1_ty(), 0),
                 }
             }
             // The other end passed through the same root at a nearby
             // offset: the address is near the object, nothing wraps.
-            Bounds::Lower => ll.icmp(LLVMIntPredicate::LLVMIntUGE, baddr, lower),
+            Bounds::Lower => ll.icmp(IntPredicate::LLVMIntUGE, baddr, lower),
             Bounds::Upper => below(ll),
             Bounds::Both if bsize < MIN_OBJECT_ADDRESS => {
                 // `upper` first: its header load is the one a null test
                 // folds into.
                 let below = below(ll);
-                let above = ll.icmp(LLVMIntPredicate::LLVMIntSGE, baddr, lower);
+                let above = ll.icmp(IntPredicate::LLVMIntSGE, baddr, lower);
                 ll.and(below, above)
             }
             Bounds::Both => {
@@ -381,8 +381,8 @@ impl<'m> FnTx<'_, 'm, '_> {
                 let span = ll.sub(upper(ll), lower);
                 let off = ll.sub(baddr, lower);
                 let room = ll.sub(span, ll.i64c(bsize));
-                let fits = ll.icmp(LLVMIntPredicate::LLVMIntULE, off, room);
-                let wide = ll.icmp(LLVMIntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
+                let fits = ll.icmp(IntPredicate::LLVMIntULE, off, room);
+                let wide = ll.icmp(IntPredicate::LLVMIntUGE, span, ll.i64c(bsize));
                 ll.and(wide, fits)
             }
         }

@@ -86,10 +86,10 @@ impl<'m> FnTx<'_, 'm, '_> {
         let from = ll.current_block();
         let succ = inst.successors();
         match op {
-            LLVMOpcode::LLVMBr if succ.len() == 1 => {
+            Opcode::LLVMBr if succ.len() == 1 => {
                 self.edge_to(succ[0]);
             }
-            LLVMOpcode::LLVMBr => {
+            Opcode::LLVMBr => {
                 let c = self.tx(inst.operand(0)).int;
                 let (t, f) = (
                     self.branch_target(from, succ[0]),
@@ -97,7 +97,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 );
                 self.m.ll.cond_br(c, t, f);
             }
-            LLVMOpcode::LLVMSwitch => {
+            Opcode::LLVMSwitch => {
                 let c = self.tx(inst.operand(0)).int;
                 let n = inst.num_operands();
                 let mut cases = Vec::new();
@@ -146,7 +146,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                         let table = self.code_table(&codes);
                         let ll = &self.m.ll;
                         let index = ll.sub(key, ll.i64c(lo));
-                        let valid = ll.icmp(LLVMIntPredicate::LLVMIntULT, index, ll.i64c(span));
+                        let valid = ll.icmp(IntPredicate::LLVMIntULT, index, ll.i64c(span));
                         let go = ll.append_block(self.new, "");
                         ll.cond_br(valid, go, bad);
                         ll.position_at_end(go);
@@ -194,32 +194,32 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// are not destinations of this `indirectbr` lead to `bad`.
     pub(super) fn constant_dispatch(&mut self, addr: V<'m>, dests: &[(u64, B<'m>)], bad: B<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if addr.value_kind() != LLVMValueKind::LLVMInstructionValueKind
-            || addr.opcode() != LLVMOpcode::LLVMLoad
+        if addr.value_kind() != ValueKind::LLVMInstructionValueKind
+            || addr.opcode() != Opcode::LLVMLoad
             || addr.is_volatile()
         {
             return None;
         }
         let gep = addr.operand(0);
-        if gep.value_kind() != LLVMValueKind::LLVMInstructionValueKind
-            || gep.opcode() != LLVMOpcode::LLVMGetElementPtr
+        if gep.value_kind() != ValueKind::LLVMInstructionValueKind
+            || gep.opcode() != Opcode::LLVMGetElementPtr
         {
             return None;
         }
         let table = gep.operand(0);
-        if table.value_kind() != LLVMValueKind::LLVMGlobalVariableValueKind
+        if table.value_kind() != ValueKind::LLVMGlobalVariableValueKind
             || !table.is_global_constant()
         {
             return None;
         }
         let init = table.initializer()?;
-        if init.value_kind() != LLVMValueKind::LLVMConstantArrayValueKind {
+        if init.value_kind() != ValueKind::LLVMConstantArrayValueKind {
             return None;
         }
         let mut codes = Vec::new();
         for i in 0..init.num_operands() {
             let e = init.operand(i);
-            if e.value_kind() != LLVMValueKind::LLVMBlockAddressValueKind {
+            if e.value_kind() != ValueKind::LLVMBlockAddressValueKind {
                 return None;
             }
             let b = e.operand(1).as_block().expect("blockaddress of a block");
@@ -251,7 +251,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let g = ll.add_global(init.type_of(), "gimso.indirectbr");
         g.set_initializer(Some(init));
         g.set_global_constant(true);
-        g.set_linkage(LLVMLinkage::LLVMPrivateLinkage);
+        g.set_linkage(Linkage::LLVMPrivateLinkage);
         g
     }
 

@@ -5,8 +5,7 @@
 //! with fields extracted by masks and shifts (`cl->upvals[GETARG_B(i)]`),
 //! which are exactly such indices.
 
-use inkwell::llvm_sys::core::{LLVMIsAConstantInt, LLVMIsAInstruction};
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use crate::llvm::{Opcode, TypeKind};
 
 use super::super::ll::{Ll, T, V};
 
@@ -18,32 +17,32 @@ const MAX_STRIDE: i64 = 1 << 20;
 /// An exclusive upper bound of integer `v` read as a signed value of its
 /// own width, when `v` is provably in `[0, bound)` with `bound <= 2^32`.
 pub(super) fn nonneg_bound<'m>(ll: &Ll<'m>, v: V<'m>) -> Option<u64> {
-    if v.type_of().kind() != LLVMTypeKind::LLVMIntegerTypeKind {
+    if v.type_of().kind() != TypeKind::LLVMIntegerTypeKind {
         return None;
     }
     let width = v.type_of().int_width();
     if width == 0 || width > 64 {
         return None;
     }
-    if ll.is_a(v, LLVMIsAConstantInt) {
+    if v.is_constant_int() {
         let c = v.const_int_svalue()?;
         return (0..MAX_BOUND as i64).contains(&c).then_some(c as u64 + 1);
     }
-    if !ll.is_a(v, LLVMIsAInstruction) {
+    if !v.is_instruction() {
         return None;
     }
     match v.opcode() {
         // A zero-extended narrower value: non-negative in the wider type.
-        LLVMOpcode::LLVMZExt => {
+        Opcode::LLVMZExt => {
             let src = v.operand(0).type_of();
-            if src.kind() != LLVMTypeKind::LLVMIntegerTypeKind {
+            if src.kind() != TypeKind::LLVMIntegerTypeKind {
                 return None;
             }
             let from = src.int_width();
             (from < width && from <= 32).then(|| 1u64 << from)
         }
         // A mask with a non-negative constant.
-        LLVMOpcode::LLVMAnd => {
+        Opcode::LLVMAnd => {
             let mask = [0, 1]
                 .into_iter()
                 .filter_map(|i| v.operand(i).const_int_svalue())
@@ -51,7 +50,7 @@ pub(super) fn nonneg_bound<'m>(ll: &Ll<'m>, v: V<'m>) -> Option<u64> {
             Some(mask as u64 + 1)
         }
         // A logical right shift leaves at most `width - k` bits.
-        LLVMOpcode::LLVMLShr => {
+        Opcode::LLVMLShr => {
             let k = v.operand(1).const_int_value()?;
             let bits = u64::from(width).checked_sub(k)?;
             (bits <= 32 && bits < u64::from(width)).then(|| 1u64 << bits)

@@ -5,7 +5,7 @@ use super::*;
 
 impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn translate(&mut self, inst: V<'m>) {
-        use LLVMOpcode::*;
+        use Opcode::*;
         let op = inst.opcode();
         match op {
             LLVMPHI => self.tx_phi(inst),
@@ -69,14 +69,14 @@ impl<'m> FnTx<'_, 'm, '_> {
         let mut n = inst.num_operands();
         if matches!(
             inst.opcode(),
-            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+            Opcode::LLVMCall | Opcode::LLVMInvoke
         ) {
             n -= 1; // the callee (an intrinsic or inline asm) stays
         }
         let c = inst.clone_inst();
         for i in 0..n {
             let o = inst.operand(i);
-            if o.value_kind() == LLVMValueKind::LLVMMetadataAsValueValueKind {
+            if o.value_kind() == ValueKind::LLVMMetadataAsValueValueKind {
                 continue;
             }
             let t = self.tx(o);
@@ -125,7 +125,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                     cap: Some(c),
                 }) = ptr_input(j)
                 {
-                    let same = ll.icmp(LLVMIntPredicate::LLVMIntEQ, v, i);
+                    let same = ll.icmp(IntPredicate::LLVMIntEQ, v, i);
                     cap = ll.select(same, c, cap);
                 }
             }
@@ -133,7 +133,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         };
         let cap = if ty.is_ptr() {
             cap_of(int, 0)
-        } else if ty.kind() == LLVMTypeKind::LLVMStructTypeKind {
+        } else if ty.kind() == TypeKind::LLVMStructTypeKind {
             let mut agg = ll.zero(ty);
             for (k, field) in ty.struct_fields().into_iter().enumerate() {
                 if field.is_ptr() {
@@ -225,7 +225,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         self.m.ll.insert(int);
         let cap = if has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty) {
             let c = inst.clone_inst();
-            use LLVMOpcode::*;
+            use Opcode::*;
             let op = inst.opcode();
             for (i, (o, t)) in ops.into_iter().enumerate() {
                 let is_index = matches!((op, i), (LLVMExtractElement, 1) | (LLVMInsertElement, 2));

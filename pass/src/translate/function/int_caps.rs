@@ -11,8 +11,8 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// carry the pointer's capability as the `memcpy` would have.
     pub(super) fn const_ptrtoint(&self, v: V<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if v.value_kind() != LLVMValueKind::LLVMConstantExprValueKind
-            || v.const_opcode() != LLVMOpcode::LLVMPtrToInt
+        if v.value_kind() != ValueKind::LLVMConstantExprValueKind
+            || v.const_opcode() != Opcode::LLVMPtrToInt
         {
             return None;
         }
@@ -25,7 +25,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if let Some(p) = self.const_ptrtoint(v) {
             return self.cap(p);
         }
-        if v.value_kind() != LLVMValueKind::LLVMInstructionValueKind {
+        if v.value_kind() != ValueKind::LLVMInstructionValueKind {
             // A parameter: the capability its caller passed with it.
             return self.boundary_int_cap(v);
         }
@@ -120,7 +120,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// that carries capabilities keeps that field's capability word.
     pub(super) fn extract_boundary_cap(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        if inst.opcode() != LLVMOpcode::LLVMExtractValue
+        if inst.opcode() != Opcode::LLVMExtractValue
             || inst.indices().len() != 1
             || !is_word_int(ll, inst.type_of())
         {
@@ -130,7 +130,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let agg_ty = agg.type_of();
         let Some(c) = self.tx(agg).cap else { return };
         let ll = &self.m.ll;
-        if c.type_of() != agg_ty || agg_ty.kind() != LLVMTypeKind::LLVMStructTypeKind {
+        if c.type_of() != agg_ty || agg_ty.kind() != TypeKind::LLVMStructTypeKind {
             return;
         }
         let i = inst.indices()[0];
@@ -146,12 +146,12 @@ impl<'m> FnTx<'_, 'm, '_> {
             return;
         }
         let ll = &self.m.ll;
-        let null = ll.icmp(LLVMIntPredicate::LLVMIntEQ, cap, ll.null_ptr());
+        let null = ll.icmp(IntPredicate::LLVMIntEQ, cap, ll.null_ptr());
         self.guard(null, |s| {
             let ll = &s.m.ll;
             let aux = ll.load_header(ll.gep_i8c(cap, (-8i64) as u64));
             let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_EXPOSED));
-            let set = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
+            let set = ll.icmp(IntPredicate::LLVMIntNE, flag, ll.i64c(0));
             s.guard(set, |s| {
                 call(&s.m.ll, "gimso_expose", &[cap]);
                 false
@@ -200,7 +200,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         // SAFETY: `inst` is a live instruction of the module.
         let old = unsafe { InstructionValue::new(inst) };
         let why = match src.value_kind() {
-            LLVMValueKind::LLVMInstructionValueKind => {
+            ValueKind::LLVMInstructionValueKind => {
                 // SAFETY: `src` is a live instruction of the module.
                 let s = unsafe { InstructionValue::new(src) };
                 format!("{:?} ({:?})", self.inference.cap(s), s.get_opcode())
@@ -215,7 +215,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn explain_capless_store(&self, inst: V<'m>, v: V<'m>) {
         let ll = &self.m.ll;
         let ty = v.type_of();
-        if !is_word_int(ll, ty) || v.value_kind() != LLVMValueKind::LLVMInstructionValueKind {
+        if !is_word_int(ll, ty) || v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return;
         }
         // SAFETY: live instructions of the module.

@@ -21,7 +21,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let i64 = ll.i64();
         let both = ll.or(ll.ptrtoint(d.int, i64), ll.ptrtoint(s.int, i64));
         let mis = ll.and(both, ll.i64c(WORD_SIZE - 1));
-        let aligned = ll.icmp(LLVMIntPredicate::LLVMIntEQ, mis, ll.i64c(0));
+        let aligned = ll.icmp(IntPredicate::LLVMIntEQ, mis, ll.i64c(0));
         let words = ll.append_block(self.new, "");
         let runtime = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
@@ -69,7 +69,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                     &format!("the intrinsic `{name}`"),
                     "it accesses memory and gimso has no checked form of it yet",
                 );
-                if ty.kind() != LLVMTypeKind::LLVMVoidTypeKind {
+                if ty.kind() != TypeKind::LLVMVoidTypeKind {
                     let z = self.zero(ty);
                     self.set(inst, z);
                 }

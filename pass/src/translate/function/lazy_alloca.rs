@@ -22,11 +22,9 @@
 //! was made and silently replace a local with a fresh zeroed one.
 //! Lifetime markers are not uses: the object outlives them anyway.
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::LLVMIntPredicate;
-use inkwell::llvm_sys::LLVMOpcode;
-use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAPHINode};
 
 use super::super::cfg::Cfg;
 use super::super::consts::Tx;
@@ -57,7 +55,7 @@ pub(super) struct LazyAllocas<'m> {
 fn returns_twice<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
     if !matches!(
         inst.opcode(),
-        LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke
+        Opcode::LLVMCall | Opcode::LLVMInvoke
     ) {
         return false;
     }
@@ -65,7 +63,7 @@ fn returns_twice<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
         return true;
     }
     let callee = inst.called_value();
-    ll.is_a(callee, LLVMIsAFunction)
+    callee.is_function()
         && (callee.func().has_attr(AttrAt::Function, "returns_twice")
             || SETJMP_NAMES.contains(&callee.name().as_str())
             || callee.name() == "vfork")
@@ -74,7 +72,7 @@ fn returns_twice<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
 /// Whether `inst` is a `getelementptr` with constant indices whose base is
 /// `base` (and not a vector of addresses).
 fn is_field_address<'m>(ll: &Ll<'m>, inst: V<'m>, base: V<'m>) -> bool {
-    inst.opcode() == LLVMOpcode::LLVMGetElementPtr
+    inst.opcode() == Opcode::LLVMGetElementPtr
         && inst.operand(0) == base
         && !inst.type_of().is_vector()
         && (1..inst.num_operands()).all(|i| inst.operand(i).const_int_value().is_some())
@@ -99,11 +97,11 @@ fn with_field_addresses<'m>(ll: &Ll<'m>, a: V<'m>) -> Vec<V<'m>> {
 
 /// Whether `inst` is a call of an `llvm.lifetime.*` marker.
 fn is_lifetime_marker<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
-    if inst.opcode() != LLVMOpcode::LLVMCall {
+    if inst.opcode() != Opcode::LLVMCall {
         return false;
     }
     let callee = inst.called_value();
-    ll.is_a(callee, LLVMIsAFunction) && callee.name().starts_with("llvm.lifetime.")
+    callee.is_function() && callee.name().starts_with("llvm.lifetime.")
 }
 
 impl<'m> FnTx<'_, 'm, '_> {
@@ -119,7 +117,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         let index = &cfg.index;
         for &a in &blocks_insts[0] {
-            if a.opcode() != LLVMOpcode::LLVMAlloca
+            if a.opcode() != Opcode::LLVMAlloca
                 || a.operand(0).const_int_value().is_none()
             {
                 continue;
@@ -148,7 +146,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                     if is_lifetime_marker(ll, user) || is_field_address(ll, user, v) {
                         continue;
                     }
-                    if ll.is_a(user, LLVMIsAPHINode) {
+                    if user.is_phi() {
                         for (x, b) in user.incoming() {
                             if x == v {
                                 if let (Some(&bi), Some(t)) = (index.get(&b), b.terminator()) {
@@ -211,8 +209,8 @@ impl<'m> FnTx<'_, 'm, '_> {
         let Some((a, _)) = zero_fill(ll, inst) else {
             return false;
         };
-        if a.value_kind() != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-            || a.opcode() != LLVMOpcode::LLVMAlloca
+        if a.value_kind() != ValueKind::LLVMInstructionValueKind
+            || a.opcode() != Opcode::LLVMAlloca
             || self.made_elsewhere(a)
             || !matches!(
                 self.homes.get(&a),
@@ -234,7 +232,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             if i == inst {
                 return true;
             }
-            if is_lifetime_marker(ll, i) || i.opcode() == LLVMOpcode::LLVMGetElementPtr {
+            if is_lifetime_marker(ll, i) || i.opcode() == Opcode::LLVMGetElementPtr {
                 continue;
             }
             let n = i.num_operands();
@@ -281,7 +279,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             let size = ll.i64c(alloca_bytes(ll, a));
             let align = ll.i64c(stack_align(ll, a));
             let made = ll.load(ll.ptr(), slot, 8);
-            let ok = ll.icmp(LLVMIntPredicate::LLVMIntNE, made, ll.null_ptr());
+            let ok = ll.icmp(IntPredicate::LLVMIntNE, made, ll.null_ptr());
             if zeroes_within(ll, inst, a) {
                 // `-ftrivial-auto-var-init=zero` at the declaration: a
                 // fresh object is zero already, so only a reused one (a
@@ -378,11 +376,11 @@ fn zeroes_within<'m>(ll: &Ll<'m>, inst: V<'m>, a: V<'m>) -> bool {
 /// a value or a chain of constant-index GEPs from it: that value, and the
 /// filled bytes' offset from it and count.
 fn zero_fill<'m>(ll: &Ll<'m>, inst: V<'m>) -> Option<(V<'m>, (u64, u64))> {
-    if inst.opcode() != LLVMOpcode::LLVMCall || inst.num_operands() < 4 {
+    if inst.opcode() != Opcode::LLVMCall || inst.num_operands() < 4 {
         return None;
     }
     let callee = inst.called_value();
-    if !(ll.is_a(callee, LLVMIsAFunction) && callee.name().starts_with("llvm.memset.")) {
+    if !(callee.is_function() && callee.name().starts_with("llvm.memset.")) {
         return None;
     }
     let (Some(0), Some(n), Some(0)) = (
@@ -399,8 +397,8 @@ fn zero_fill<'m>(ll: &Ll<'m>, inst: V<'m>) -> Option<(V<'m>, (u64, u64))> {
 /// `p` as a base value plus a constant byte offset: the base of its chain
 /// of constant-index GEPs (itself, offset 0, when it is no GEP).
 fn constant_offset<'m>(ll: &Ll<'m>, p: V<'m>) -> Option<(V<'m>, i64)> {
-    if p.value_kind() != inkwell::llvm_sys::LLVMValueKind::LLVMInstructionValueKind
-        || p.opcode() != LLVMOpcode::LLVMGetElementPtr
+    if p.value_kind() != ValueKind::LLVMInstructionValueKind
+        || p.opcode() != Opcode::LLVMGetElementPtr
     {
         return Some((p, 0));
     }

@@ -11,7 +11,7 @@
 //! (`gimso_check_lanes_at`), then the access runs as written. Lanes
 //! holding pointers would need a capability each: refused.
 
-use inkwell::llvm_sys::LLVMIntPredicate;
+use crate::llvm::IntPredicate;
 
 use gimso_abi::{ACCESS_READ, ACCESS_WRITE};
 
@@ -123,7 +123,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             let elem = ll.size_of(vty.element_type());
             let m = if kind.sign_mask() {
                 let mty = m.type_of();
-                ll.icmp(LLVMIntPredicate::LLVMIntSLT, m, ll.zero(mty))
+                ll.icmp(IntPredicate::LLVMIntSLT, m, ll.zero(mty))
             } else {
                 m
             };
@@ -162,7 +162,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let fnty = ll.fn_ty(ll.i64(), &[ll.i64()], false);
         let n = ll.intrinsic("llvm.ctpop.i64", fnty, &[bits]);
         let all = ll.const_int(ll.i64(), u64::MAX);
-        let full = ll.icmp(LLVMIntPredicate::LLVMIntEQ, n, ll.i64c(64));
+        let full = ll.icmp(IntPredicate::LLVMIntEQ, n, ll.i64c(64));
         // `all >> (64 - n)` would shift by 64 for n == 0: shift by `63 - n`,
         // then by one more. (For n == 64 the select takes `all`.)
         let shift = ll.sub(ll.i64c(63), n);

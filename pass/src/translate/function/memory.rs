@@ -1,6 +1,7 @@
 //! Memory: values of any type at a checked address, pointers with their
 //! capabilities from shadow storage or atomic boxes.
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use super::*;
 
 impl<'m> FnTx<'_, 'm, '_> {
@@ -27,14 +28,14 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         let cap = p.cap.unwrap_or_else(|| ll.null_ptr());
         match ty.kind() {
-            LLVMTypeKind::LLVMPointerTypeKind => {
+            TypeKind::LLVMPointerTypeKind => {
                 if !atomic {
                     return self.inline_load_ptr(p.int, cap);
                 }
                 let r = call(ll, "gimso_atomic_load_ptr", &[p.int, cap]);
                 self.pair(r)
             }
-            LLVMTypeKind::LLVMStructTypeKind => {
+            TypeKind::LLVMStructTypeKind => {
                 let fields = ty.struct_fields();
                 let mut int = ll.zero(ty);
                 let mut capv = ll.zero(ty);
@@ -56,7 +57,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                     cap: Some(capv),
                 }
             }
-            LLVMTypeKind::LLVMArrayTypeKind => {
+            TypeKind::LLVMArrayTypeKind => {
                 let e_ty = ty.element_type();
                 let n = ty.array_len();
                 let stride = ll.size_of(e_ty);
@@ -129,15 +130,15 @@ impl<'m> FnTx<'_, 'm, '_> {
         let pcap = p.cap.unwrap_or_else(|| ll.null_ptr());
         let vcap = v.cap.unwrap_or_else(|| ll.zero(ty));
         match ty.kind() {
-            LLVMTypeKind::LLVMPointerTypeKind => {
+            TypeKind::LLVMPointerTypeKind => {
                 if atomic {
                     call(ll, "gimso_atomic_store_ptr", &[p.int, pcap, v.int, vcap]);
                 } else {
                     self.inline_store_ptr(p.int, pcap, v.int, vcap);
                 }
             }
-            LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind => {
-                let parts: Vec<(T<'m>, u64)> = if ty.kind() == LLVMTypeKind::LLVMStructTypeKind {
+            TypeKind::LLVMStructTypeKind | TypeKind::LLVMArrayTypeKind => {
+                let parts: Vec<(T<'m>, u64)> = if ty.kind() == TypeKind::LLVMStructTypeKind {
                     ty.struct_fields()
                         .into_iter()
                         .enumerate()
@@ -193,7 +194,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let has = match aux {
             Some(aux) => {
                 let flag = ll.and(aux, ll.i64c(gimso_abi::FLAG_SHADOW));
-                ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0))
+                ll.icmp(IntPredicate::LLVMIntNE, flag, ll.i64c(0))
             }
             None => ll.const_int(ll.i1_ty(), 1),
         };
@@ -264,9 +265,9 @@ impl<'m> FnTx<'_, 'm, '_> {
         let boxed = ll.append_block(self.new, "");
         let join = ll.append_block(self.new, "");
         let w = ll.load(ll.i64(), word, 8);
-        w.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingAcquire);
+        w.set_ordering(Ordering::LLVMAtomicOrderingAcquire);
         let tag = ll.and(w, ll.i64c(gimso_abi::SHADOW_BOX_TAG as u64));
-        let is_box = ll.icmp(LLVMIntPredicate::LLVMIntNE, tag, ll.i64c(0));
+        let is_box = ll.icmp(IntPredicate::LLVMIntNE, tag, ll.i64c(0));
         ll.cond_br_unlikely(is_box, boxed, plain);
         ll.position_at_end(plain);
         let lower_plain = ll.inttoptr(w, ll.ptr());
@@ -297,7 +298,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 // gimso-cc links the runtime statically: the flag is in the
                 // same executable, read PC-relative (one `movzbl`) rather than
                 // through its GOT entry.
-                g.set_visibility(inkwell::llvm_sys::LLVMVisibility::LLVMHiddenVisibility);
+                g.set_visibility(Visibility::LLVMHiddenVisibility);
                 g
             })
     }
@@ -330,11 +331,11 @@ impl<'m> FnTx<'_, 'm, '_> {
             let join = ll.append_block(self.new, "");
             let st = ll.store(vint, addr, 8);
             ll.not_header(st);
-            st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+            st.set_ordering(Ordering::LLVMAtomicOrderingMonotonic);
             ll.cond_br_likely(has, shadowed, join);
             ll.position_at_end(shadowed);
             let sw = ll.store(vcap, word, 8);
-            sw.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+            sw.set_ordering(Ordering::LLVMAtomicOrderingRelease);
             ll.not_header(sw);
             ll.br(join);
             ll.position_at_end(join);
@@ -344,7 +345,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let flag = self.marking_flag();
         let ll = &self.m.ll;
         let vnull = ll.icmp(
-            LLVMIntPredicate::LLVMIntEQ,
+            IntPredicate::LLVMIntEQ,
             ll.ptrtoint(vcap, ll.i64()),
             ll.i64c(0),
         );
@@ -361,7 +362,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         ll.cond_br_likely(has, shadowed, no_shadow);
         ll.position_at_end(shadowed);
         let epoch = ll.load_relaxed(i8t, flag, 1);
-        let idle = ll.icmp(LLVMIntPredicate::LLVMIntEQ, epoch, ll.const_int(i8t, 0));
+        let idle = ll.icmp(IntPredicate::LLVMIntEQ, epoch, ll.const_int(i8t, 0));
         ll.cond_br_likely(idle, fast, marking);
         // Marking: a null capability or one whose object was already seen
         // in this cycle needs no barrier.
@@ -379,14 +380,14 @@ impl<'m> FnTx<'_, 'm, '_> {
             ),
             i8t,
         );
-        let marked = ll.icmp(LLVMIntPredicate::LLVMIntEQ, target_epoch, epoch);
+        let marked = ll.icmp(IntPredicate::LLVMIntEQ, target_epoch, epoch);
         ll.cond_br_likely(marked, fast, slow);
         ll.position_at_end(fast);
         let st = ll.store(vint, addr, 8);
         ll.not_header(st);
-        st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        st.set_ordering(Ordering::LLVMAtomicOrderingMonotonic);
         let sw = ll.store(vcap, word, 8);
-        sw.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingRelease);
+        sw.set_ordering(Ordering::LLVMAtomicOrderingRelease);
         ll.not_header(sw);
         ll.br(join);
         // No shadow words yet: a null capability needs none (and no
@@ -396,7 +397,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         ll.position_at_end(plain);
         let st = ll.store(vint, addr, 8);
         ll.not_header(st);
-        st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        st.set_ordering(Ordering::LLVMAtomicOrderingMonotonic);
         ll.br(join);
         ll.position_at_end(slow);
         call(ll, "gimso_store_ptr", &[addr, cap, vint, vcap]);
@@ -423,7 +424,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         ll.position_at_end(plain);
         let st = ll.store(vint, read.addr, 8);
         ll.not_header(st);
-        st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+        st.set_ordering(Ordering::LLVMAtomicOrderingMonotonic);
         ll.br(join);
         ll.position_at_end(full);
         self.store_ptr_full(read.addr, read.cap, vint, vcap);
@@ -437,7 +438,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// program's stores and calls; a racing thread's stores are races the
     /// program has, which may tear a pointer anyway).
     pub(super) fn nothing_written_between(&self, load: V<'m>, store: V<'m>) -> bool {
-        use LLVMOpcode::*;
+        use Opcode::*;
         let ll = &self.m.ll;
         let mut i = load.next_instruction();
         while let Some(inst) = i {
@@ -497,7 +498,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         ll.position_at_end(clear);
         for k in 0..n / 8 {
             let st = ll.store(ll.i64c(0), ll.gep_i8c(word, k * 8), 8);
-            st.set_ordering(LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic);
+            st.set_ordering(Ordering::LLVMAtomicOrderingMonotonic);
             ll.not_header(st);
         }
         ll.br(join);
@@ -511,13 +512,13 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn carries_cap(&self, v: V<'m>) -> bool {
         let ll = &self.m.ll;
         let ty = v.type_of();
-        if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
+        if ty.kind() != TypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
             return false;
         }
         if self.const_ptrtoint(v).is_some() {
             return true;
         }
-        if v.value_kind() != LLVMValueKind::LLVMInstructionValueKind {
+        if v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return self.boundary_caps.contains_key(&v);
         }
         // SAFETY: `v` is a live instruction of the module.
@@ -529,7 +530,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn word_aligned(&self, addr: V<'m>) -> V<'m> {
         let ll = &self.m.ll;
         let low = ll.and(ll.ptrtoint(addr, ll.i64()), ll.i64c(7));
-        ll.icmp(LLVMIntPredicate::LLVMIntEQ, low, ll.i64c(0))
+        ll.icmp(IntPredicate::LLVMIntEQ, low, ll.i64c(0))
     }
 
     /// The capability at rest in the word at `addr` (already checked for
@@ -583,7 +584,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let mut aligned = self.word_aligned(addr);
         let ll = &self.m.ll;
         if !vcap.is_constant() {
-            let has = ll.icmp(LLVMIntPredicate::LLVMIntNE, vcap, ll.null_ptr());
+            let has = ll.icmp(IntPredicate::LLVMIntNE, vcap, ll.null_ptr());
             aligned = ll.and(aligned, has);
         }
         let as_ptr = ll.append_block(self.new, "");

@@ -55,7 +55,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// is a word of a private stack slot with capabilities.
     pub(super) fn stack_int_word(&self, int: V<'m>, ty: T<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
-        if ty.kind() != LLVMTypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
+        if ty.kind() != TypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
             return None;
         }
         let (_, sc, off) = self.stack_root(int)?;
@@ -104,7 +104,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let join = ll.append_block(self.new, "");
         let cur = ll.load(ll.ptr(), copy, 8);
         let none = ll.icmp(
-            LLVMIntPredicate::LLVMIntEQ,
+            IntPredicate::LLVMIntEQ,
             ll.ptrtoint(cur, ll.i64()),
             ll.i64c(0),
         );
@@ -164,7 +164,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let p = self.tx(inst.operand(0));
         let ll = &self.m.ll;
         let ordering = inst.ordering();
-        let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
+        let atomic = ordering != Ordering::LLVMAtomicOrderingNotAtomic;
         let volatile = inst.is_volatile();
         let ir_align = inst.alignment();
         let size = ll.store_size_of(ty);
@@ -242,8 +242,8 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn recover_exposed(&mut self, t: Tx<'m>) -> Tx<'m> {
         let Some(cap) = t.cap else { return t };
         let ll = &self.m.ll;
-        let no_cap = ll.icmp(LLVMIntPredicate::LLVMIntEQ, cap, ll.null_ptr());
-        let nonnull = ll.icmp(LLVMIntPredicate::LLVMIntNE, t.int, ll.null_ptr());
+        let no_cap = ll.icmp(IntPredicate::LLVMIntEQ, cap, ll.null_ptr());
+        let nonnull = ll.icmp(IntPredicate::LLVMIntNE, t.int, ll.null_ptr());
         let need = ll.and(no_cap, nonnull);
         let from = ll.current_block();
         let slow = ll.append_block(self.new, "");
@@ -271,7 +271,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let p = self.tx(po);
         let ll = &self.m.ll;
         let ordering = inst.ordering();
-        let atomic = ordering != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
+        let atomic = ordering != Ordering::LLVMAtomicOrderingNotAtomic;
         let volatile = inst.is_volatile();
         let ir_align = inst.alignment();
         let size = ll.store_size_of(ty);
@@ -444,7 +444,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             let old_int = ll.extract_value(r, 0);
             let old_cap = ll.extract_value(r, 1);
             let ok = ll.extract_value(r, 2);
-            let ok = ll.icmp(LLVMIntPredicate::LLVMIntNE, ok, ll.i64c(0));
+            let ok = ll.icmp(IntPredicate::LLVMIntNE, ok, ll.i64c(0));
             let res_ty = inst.type_of();
             let int = ll.insert_value(ll.zero(res_ty), old_int, 0);
             let int = ll.insert_value(int, ok, 1);
@@ -531,19 +531,19 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// inference: the two origins differ.)
     pub(super) fn capability_unused(&self, inst: V<'m>) -> bool {
         let ll = &self.m.ll;
-        if inst.type_of().kind() != LLVMTypeKind::LLVMPointerTypeKind {
+        if inst.type_of().kind() != TypeKind::LLVMPointerTypeKind {
             return false;
         }
         let other_pointer = |v: V<'m>| {
             // (`opcode` is 0 for arguments and constants.)
-            v.opcode() == LLVMOpcode::LLVMPtrToInt && v.operand(0) != inst
+            v.opcode() == Opcode::LLVMPtrToInt && v.operand(0) != inst
         };
         let address_only = |int: V<'m>| {
             let users = int.users();
             !users.is_empty()
                 && users.iter().all(|&u| match u.opcode() {
-                    LLVMOpcode::LLVMICmp => true,
-                    LLVMOpcode::LLVMSub => {
+                    Opcode::LLVMICmp => true,
+                    Opcode::LLVMSub => {
                         let (a, b) = (u.operand(0), u.operand(1));
                         (a == int && other_pointer(b)) || (b == int && other_pointer(a))
                     }
@@ -553,9 +553,9 @@ impl<'m> FnTx<'_, 'm, '_> {
         let users = inst.users();
         !users.is_empty()
             && users.iter().all(|&u| match u.opcode() {
-                LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMIndirectBr => true,
-                LLVMOpcode::LLVMPtrToInt => address_only(u),
-                LLVMOpcode::LLVMGetElementPtr => {
+                Opcode::LLVMICmp | Opcode::LLVMIndirectBr => true,
+                Opcode::LLVMPtrToInt => address_only(u),
+                Opcode::LLVMGetElementPtr => {
                     u.operand(0) == inst && only_compared(ll, u, 4)
                 }
                 _ => false,

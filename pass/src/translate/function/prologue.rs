@@ -47,7 +47,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         if layout.bytes > 0 {
             let ok = ll.icmp(
-                LLVMIntPredicate::LLVMIntUGE,
+                IntPredicate::LLVMIntUGE,
                 arg_bytes,
                 ll.i64c(layout.bytes),
             );
@@ -253,10 +253,10 @@ impl<'m> FnTx<'_, 'm, '_> {
             b.instructions().into_iter().any(|i| {
                 matches!(
                     i.opcode(),
-                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+                    Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr
                 ) && {
                     let c = i.called_value();
-                    !(is_a(self.m, c, LLVMIsAFunction) && c.name().starts_with("llvm."))
+                    !(c.is_function() && c.name().starts_with("llvm."))
                 }
             })
         })
@@ -265,9 +265,9 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn uses_va_start(&self) -> bool {
         for b in self.old.func().blocks() {
             for i in b.instructions() {
-                if i.opcode() == LLVMOpcode::LLVMCall {
+                if i.opcode() == Opcode::LLVMCall {
                     let c = i.called_value();
-                    if is_a(self.m, c, LLVMIsAFunction) && c.name() == "llvm.va_start" {
+                    if c.is_function() && c.name() == "llvm.va_start" {
                         return true;
                     }
                 }

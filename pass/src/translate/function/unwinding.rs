@@ -2,8 +2,8 @@
 //! Pad", "Resume"): the frame record of a function with a personality,
 //! the exception check after every call, landing pads and `resume`.
 
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use gimso_abi::{
     FRAME_EPOCH_OFFSET, FRAME_LSDA_OFFSET, FRAME_NO_PERSONALITY, FRAME_PERSONALITY_OFFSET,
     FRAME_PREV_OFFSET,
@@ -67,7 +67,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if self.old.func().personality().is_none() {
             return;
         }
-        let lsda = if inst.opcode() == LLVMOpcode::LLVMInvoke {
+        let lsda = if inst.opcode() == Opcode::LLVMInvoke {
             let pad = self.landingpad_of(inst);
             match pad.and_then(|lp| self.m.lsda_map.get(&lp).copied()) {
                 Some(g) => self.tx(g),
@@ -89,8 +89,8 @@ impl<'m> FnTx<'_, 'm, '_> {
         let dest = *invoke.successors().get(1)?;
         dest.instructions()
             .into_iter()
-            .find(|&i| i.opcode() != LLVMOpcode::LLVMPHI)
-            .filter(|&i| i.opcode() == LLVMOpcode::LLVMLandingPad)
+            .find(|&i| i.opcode() != Opcode::LLVMPHI)
+            .filter(|&i| i.opcode() == Opcode::LLVMLandingPad)
     }
 
     /// After the call `inst` returned `r`: with the exception flag, an
@@ -101,14 +101,14 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn unwind_check(&mut self, inst: V<'m>, r: V<'m>) {
         let ll = &self.m.ll;
         let flag = ll.extract_value(r, 0);
-        let threw = ll.icmp(LLVMIntPredicate::LLVMIntNE, flag, ll.i64c(0));
+        let threw = ll.icmp(IntPredicate::LLVMIntNE, flag, ll.i64c(0));
         let cont = ll.append_block(self.new, "");
-        if inst.opcode() == LLVMOpcode::LLVMInvoke {
+        if inst.opcode() == Opcode::LLVMInvoke {
             let exc = ll.append_block(self.new, "");
             ll.cond_br(threw, exc, cont);
             ll.position_at_end(exc);
             let enter = call(ll, "gimso_landing_pad", &[self.thread]);
-            let enter = ll.icmp(LLVMIntPredicate::LLVMIntNE, enter, ll.i64c(0));
+            let enter = ll.icmp(IntPredicate::LLVMIntNE, enter, ll.i64c(0));
             let pad = ll.append_block(self.new, "");
             let exit = self.unwind_exit_block();
             self.m.ll.cond_br(enter, pad, exit);
@@ -165,7 +165,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn tx_landingpad(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
         let ty = inst.type_of();
-        let fields = if ty.kind() == LLVMTypeKind::LLVMStructTypeKind {
+        let fields = if ty.kind() == TypeKind::LLVMStructTypeKind {
             ty.struct_fields()
         } else {
             Vec::new()
@@ -173,7 +173,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ok = fields.len() == 2
             && fields.iter().all(|&f| {
                 f.is_ptr()
-                    || (f.kind() == LLVMTypeKind::LLVMIntegerTypeKind && f.int_width() <= 64)
+                    || (f.kind() == TypeKind::LLVMIntegerTypeKind && f.int_width() <= 64)
             });
         if !ok {
             self.error(
@@ -218,7 +218,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         self.old.func().blocks().into_iter().any(|b| {
             b.instructions().into_iter().any(|i| {
-                matches!(i.opcode(), LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
+                matches!(i.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke)
                     && SETJMP_NAMES.contains(&i.called_value().name().as_str())
             })
         })

@@ -19,10 +19,9 @@
 //! capabilities) there. Calls end a stretch (they may free or shrink the
 //! object, or not return), except `llvm.*` intrinsics that return.
 
+use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use std::collections::HashMap;
 
-use inkwell::llvm_sys::LLVMOpcode;
-use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsAGetElementPtrInst};
 
 use super::super::layout::required_align;
 use super::super::ll::{B, Ll, T, V};
@@ -71,7 +70,7 @@ pub(super) struct Covered<'m> {
 pub(super) fn root_of<'m>(ll: &Ll<'m>, p: V<'m>) -> (Root<'m>, i64) {
     let mut v = p;
     let mut off = 0i64;
-    while ll.is_a(v, LLVMIsAGetElementPtrInst) && !v.type_of().is_vector() {
+    while v.is_gep_inst() && !v.type_of().is_vector() {
         let n = v.num_operands();
         let idx: Vec<V<'m>> = (1..n).map(|i| v.operand(i)).collect();
         let src = v.gep_source_type();
@@ -121,7 +120,7 @@ pub(super) fn element_offset<'m>(ll: &Ll<'m>, src: T<'m>, idx: &[V<'m>]) -> Opti
 /// returns (no intrinsic frees memory).
 fn call_keeps_stretch<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
     let callee = inst.called_value();
-    ll.is_a(callee, LLVMIsAFunction)
+    callee.is_function()
         && callee.name().starts_with("llvm.")
         && !callee.func().has_attr(AttrAt::Function, "noreturn")
         && !inst.call_has_attr(AttrAt::Function, "noreturn")
@@ -135,16 +134,16 @@ pub(super) fn plan<'m>(ll: &Ll<'m>, f: V<'m>) -> HashMap<V<'m>, Covered<'m>> {
         let mut stretch: Vec<(Root<'m>, Access<'m>)> = Vec::new();
         for inst in b.instructions() {
             let access = match inst.opcode() {
-                LLVMOpcode::LLVMLoad => {
+                Opcode::LLVMLoad => {
                     let ty = inst.type_of();
                     Some((inst.operand(0), ty, false))
                 }
-                LLVMOpcode::LLVMStore => {
+                Opcode::LLVMStore => {
                     let ty = inst.operand(0).type_of();
                     Some((inst.operand(1), ty, true))
                 }
-                LLVMOpcode::LLVMCall if call_keeps_stretch(ll, inst) => None,
-                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
+                Opcode::LLVMCall if call_keeps_stretch(ll, inst) => None,
+                Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr => {
                     widen_stretch(&stretch, &mut out);
                     stretch.clear();
                     None
