@@ -498,6 +498,34 @@ mod tests {
     }
 
     #[test]
+    fn the_parser_does_what_the_table_says() {
+        use crate::driver::args::parse;
+        let parse = |flag: &str| parse(&[flag.to_owned(), "a.c".to_owned()]);
+        for f in FLAGS
+            .iter()
+            .filter(|f| matches!(f.form, Form::Exact | Form::Prefix))
+        {
+            match f.disposition {
+                Refused(why) => assert_eq!(
+                    parse(f.name).unwrap_err().to_string(),
+                    format!(
+                        "gimso-cc: error: option '{}' is not supported: {why}",
+                        f.name
+                    )
+                ),
+                d if d.back().is_some() => {
+                    let inv = parse(f.name).unwrap();
+                    assert_eq!(inv.compile_flags, [f.name], "{}", f.name);
+                    let link: &[&str] = if d == FrontAndLink { &[f.name] } else { &[] };
+                    assert_eq!(inv.link_flags, link, "{}", f.name);
+                }
+                Link | LinkerVersion => assert_eq!(parse(f.name).unwrap().link_flags, [f.name]),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
     fn the_driver_s_own_front_half_flags_are_recorded() {
         // If the user gives them too, nothing changes: they are accepted
         // and the back half can still run in process.

@@ -137,9 +137,8 @@ pub fn wants_debug(flags: &[String]) -> bool {
 /// Whether the back half can run in process: none of the user's flags
 /// changes code generation beyond what the module already records
 /// (function attributes, PIC/PIE levels, debug info). Target options
-/// (`-m…`), section layout, sanitizers, profiling or LTO send the
-/// translated bitcode through clang instead ([`Back::Clang`] in the
-/// flag table).
+/// (`-m…`), section layout, sanitizers or profiling send the translated
+/// bitcode through clang instead ([`Back::Clang`] in the flag table).
 pub fn in_process_back_half(flags: &[String]) -> bool {
     flags.iter().all(|f| flag_table::back_of(f) != Back::Clang)
 }
