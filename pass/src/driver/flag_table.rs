@@ -251,6 +251,7 @@ pub const FLAGS: &[Flag] = &[
     exact("-shared", Link),
     exact("-pthread", FrontAndLink),
     prefix("-fuse-ld=", ChoosesLinker),
+    prefix("--ld-path=", ChoosesLinker),
     // Debug info: recorded in the module, except split DWARF and
     // compressed sections, which are the object file's business.
     prefix("-g", RECORDED),
@@ -414,7 +415,7 @@ mod tests {
             Some(Refused(why)) if why.contains("sanitizers")
         ));
         assert_eq!(disposition("--frobnicate"), None);
-        assert_eq!(disposition("--ld-path=/usr/bin/ld"), None);
+        assert_eq!(disposition("--ld-path=/usr/bin/ld"), Some(ChoosesLinker));
         assert_eq!(disposition("-static-libgcc"), None);
         // How values are taken and passed on.
         assert_eq!(
