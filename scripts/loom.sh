@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Model-checks the pointer-slot protocol (crate gimso-atomics) with loom.
+# Model-checks the pointer-slot protocol (crate gimso-atomics) and the
+# collector's handshake and pacing cores (crate gimso-gc) with loom.
 # The acceptance bound is LOOM_MAX_PREEMPTIONS=3 (the default here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LOOM_MAX_PREEMPTIONS="${LOOM_MAX_PREEMPTIONS:-3}"
-RUSTFLAGS="--cfg loom" cargo test -p gimso-atomics --release --target-dir target/loom -- --test-threads=2
+RUSTFLAGS="--cfg loom" cargo test -p gimso-atomics -p gimso-gc --release --target-dir target/loom -- --test-threads=2

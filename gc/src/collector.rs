@@ -23,6 +23,7 @@ use parking_lot::{Condvar, Mutex};
 use crate::config::config;
 use crate::handshake::{self, Context, soft_handshake};
 use crate::mark::{self, drain, marked_count, push_grey};
+use crate::pacing::{self, Pacer};
 use crate::roots::{mark_globals, scan_thread};
 use crate::thread::{self, Thread, current_if_attached, stop_world};
 
@@ -45,10 +46,7 @@ static DONE: Condvar = Condvar::new();
 static STARTED: OnceLock<()> = OnceLock::new();
 /// The collector thread (taken to join it before a `fork`).
 static COLLECTOR: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
-static REQUESTED_FAST: AtomicBool = AtomicBool::new(false);
-/// A cycle is between its start (allocation count reset) and its trigger
-/// update: `Heap::allocated` counts what was allocated during it.
-static CYCLE_RUNNING: AtomicBool = AtomicBool::new(false);
+static PACER: Pacer = Pacer::new();
 static LAST: Mutex<Option<CycleStats>> = Mutex::new(None);
 
 /// What one cycle did, for tests, benchmarks and `GIMSO_GC_TRACE`.
@@ -133,39 +131,18 @@ fn barrier_grey(lower: usize) {
 /// outruns it by far, make the allocating thread wait at its next
 /// safepoint (pacing), which also bounds the heap.
 fn on_pressure(heap: &'static Heap) {
-    if !REQUESTED_FAST.swap(true, Ordering::AcqRel) {
+    if PACER.pressure() {
         request();
     }
-    // Twice the threshold: small-heap programs allocating fast (Lua) are
-    // never paced, while a live set above the threshold is paced by its
-    // trigger.
-    let floor = config().threshold.max(1).saturating_mul(2);
+    let budget = PACER.budget();
+    let over_pace = pacing::over_pace(heap.allocated(), config().threshold, budget);
     let limit = config().heap_max;
-    // While a cycle runs, what the program allocates is black and floats
-    // until the next sweep: past one trigger's worth the program is
-    // outrunning the collector, and with a large live set (trigger above
-    // the floor) the heap would reach live + 2.75 triggers. Pacing there
-    // bounds it at live + 2 triggers (2.5x live at the default multiplier).
-    // Between cycles the count includes what the last cycle allocated, and
-    // the collector may not have woken yet: a wider margin.
-    let budget = if CYCLE_RUNNING.load(Ordering::Relaxed) {
-        next_trigger()
-    } else {
-        next_trigger() * 7 / 4
-    };
-    let over_pace = heap.allocated() > floor.max(budget);
     let over_max = limit != 0 && heap.stats().committed_bytes > limit;
     if over_pace || over_max {
         if let Some(t) = current_if_attached() {
             t.request_collect();
         }
     }
-}
-
-static NEXT_TRIGGER: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
-
-fn next_trigger() -> usize {
-    NEXT_TRIGGER.load(Ordering::Relaxed)
 }
 
 /// Asks for a cycle without waiting.
@@ -222,12 +199,19 @@ pub fn collect_and_wait() {
     ensure_started();
     let mut s = STATE.lock();
     // A cycle already running may have scanned our roots before we asked.
-    let target = s.completed + if s.running { 2 } else { 1 };
+    let target = wait_target(s.completed, s.running);
     s.requested = true;
     WAKE.notify_one();
     while s.completed < target {
         DONE.wait(&mut s);
     }
+}
+
+/// The count of completed cycles at which a collection asked for now has
+/// run: a cycle already running may have scanned the caller's roots before
+/// it asked.
+fn wait_target(completed: u64, running: bool) -> u64 {
+    completed + if running { 2 } else { 1 }
 }
 
 /// Collects now and waits. Attaches the calling thread (its stack holds
@@ -282,7 +266,7 @@ fn collector_main() {
             s.requested = false;
             s.running = true;
         }
-        REQUESTED_FAST.store(false, Ordering::Release);
+        PACER.woken();
         let stats = run_cycle();
         *LAST.lock() = Some(stats);
         if config().trace {
@@ -336,7 +320,7 @@ fn run_cycle() -> CycleStats {
     let start = Instant::now();
     let heap_before = heap.stats().committed_bytes;
     heap.take_allocated();
-    CYCLE_RUNNING.store(true, Ordering::Relaxed);
+    PACER.cycle_started();
     handshake::take_max_pause();
     let workers = cfg.markers;
     let mut rounds = 0;
@@ -392,27 +376,15 @@ fn run_cycle() -> CycleStats {
     soft_handshake(cb_nothing);
     let sweep = sweep_start.elapsed();
 
-    // Everything allocated since the cycle began was allocated black and
-    // counts as live in this sweep, though much of it is already garbage
-    // (floating, freed next cycle). Pacing the next cycle off that figure
-    // lets a fast allocator inflate its own budget: the trigger grew with
-    // the floating garbage, and the heap crept up cycle after cycle (a
-    // 32 MiB live set reached 3.06x its size in RSS). The trigger follows
-    // what was reachable when the cycle began.
-    let snapshot_live = swept.live_bytes.saturating_sub(heap.allocated());
-    let next = ((snapshot_live as f64) * (cfg.multiplier - 1.0)) as usize;
-    let next = next.max(cfg.threshold);
-    NEXT_TRIGGER.store(next, Ordering::Relaxed);
-    CYCLE_RUNNING.store(false, Ordering::Relaxed);
+    let next = pacing::next_trigger(
+        swept.live_bytes,
+        heap.allocated(),
+        cfg.multiplier,
+        cfg.threshold,
+    );
+    PACER.cycle_ended(next);
     heap.set_trigger(next);
-    // Empty pages the program will fill again before the next cycle stay
-    // committed: returning them to the OS only to fault them back in costs
-    // more than it saves. Beyond that, they go back. As much as this cycle
-    // freed, at least twice the trigger: a concurrent cycle also frees what
-    // was allocated while it marked (with the trigger alone, Lua's
-    // gc_heavy.lua decommitted 2 835 pages and took 23 000 page faults).
-    let retain = next.saturating_mul(2).max(swept.freed_bytes);
-    heap.set_retain_bytes(retain.max(gimso_heap::DEFAULT_RETAIN_BYTES));
+    heap.set_retain_bytes(retain_bytes(next, swept.freed_bytes));
 
     let heap_after = heap.stats().committed_bytes;
     if cfg.heap_max != 0 && swept.live_bytes > cfg.heap_max {
@@ -433,6 +405,19 @@ fn run_cycle() -> CycleStats {
         rounds,
         threads: thread::threads().len(),
     }
+}
+
+/// Bytes of empty committed pages the heap keeps after a cycle that set the
+/// trigger to `next` and freed `freed`.
+fn retain_bytes(next: usize, freed: usize) -> usize {
+    // Empty pages the program will fill again before the next cycle stay
+    // committed: returning them to the OS only to fault them back in costs
+    // more than it saves. Beyond that, they go back. As much as this cycle
+    // freed, at least twice the trigger: a concurrent cycle also frees what
+    // was allocated while it marked (with the trigger alone, Lua's
+    // gc_heavy.lua decommitted 2 835 pages and took 23 000 page faults).
+    let retain = next.saturating_mul(2).max(freed);
+    retain.max(gimso_heap::DEFAULT_RETAIN_BYTES)
 }
 
 /// With the world stopped after marking: checks the tri-colour invariant
@@ -537,5 +522,28 @@ fn is_marked_or_static(lower: usize) -> bool {
         // SAFETY: lookup returned an allocated slot.
         Some(slot) => unsafe { gimso_heap::is_marked(slot.start) },
         None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{retain_bytes, wait_target};
+
+    #[test]
+    fn a_request_during_a_cycle_waits_for_the_next_one() {
+        assert_eq!(wait_target(0, false), 1);
+        assert_eq!(wait_target(0, true), 2);
+        assert_eq!(wait_target(41, false), 42);
+        assert_eq!(wait_target(41, true), 43);
+    }
+
+    #[test]
+    fn retained_pages_cover_twice_the_trigger_or_what_was_freed() {
+        let min = gimso_heap::DEFAULT_RETAIN_BYTES;
+        let big = min * 4;
+        assert_eq!(retain_bytes(big, 0), 2 * big);
+        assert_eq!(retain_bytes(big, 3 * big), 3 * big);
+        assert_eq!(retain_bytes(0, 0), min);
+        assert_eq!(retain_bytes(usize::MAX, 0), usize::MAX);
     }
 }

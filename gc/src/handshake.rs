@@ -4,9 +4,9 @@
 use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use gimso_abi::THREAD_REQUEST_HANDSHAKE;
 use parking_lot::{Condvar, Mutex};
 
+use crate::safepoint;
 use crate::thread::{Thread, threads};
 
 /// Where a handshake callback runs.
@@ -46,22 +46,22 @@ pub fn served() -> (u64, u64) {
 ///
 /// The caller holds `t`'s run lock (it is `t` itself, or the collector).
 pub(crate) fn serve(t: &Thread, ctx: Context) {
-    let raw = CALLBACK.load(Ordering::Acquire);
-    if raw != 0 {
-        // SAFETY: only `soft_handshake` stores here, always a `Callback`.
-        let cb: Callback = unsafe { core::mem::transmute::<usize, Callback>(raw) };
-        let start = Instant::now();
-        cb(t, ctx);
-        match ctx {
-            Context::Own => SERVED_OWN.fetch_add(1, Ordering::Relaxed),
-            Context::OnBehalf => SERVED_ON_BEHALF.fetch_add(1, Ordering::Relaxed),
-        };
-        if ctx == Context::Own {
-            record_pause(start.elapsed());
+    safepoint::serve(t, || {
+        let raw = CALLBACK.load(Ordering::Acquire);
+        if raw != 0 {
+            // SAFETY: only `soft_handshake` stores here, always a `Callback`.
+            let cb: Callback = unsafe { core::mem::transmute::<usize, Callback>(raw) };
+            let start = Instant::now();
+            cb(t, ctx);
+            match ctx {
+                Context::Own => SERVED_OWN.fetch_add(1, Ordering::Relaxed),
+                Context::OnBehalf => SERVED_ON_BEHALF.fetch_add(1, Ordering::Relaxed),
+            };
+            if ctx == Context::Own {
+                record_pause(start.elapsed());
+            }
         }
-    }
-    t.state()
-        .fetch_and(!THREAD_REQUEST_HANDSHAKE, Ordering::AcqRel);
+    });
     notify_done();
 }
 
@@ -85,51 +85,20 @@ pub fn soft_handshake(cb: Callback) {
     CALLBACK.store(cb as usize, Ordering::Release);
     let mut pending = threads();
     for t in &pending {
-        t.state()
-            .fetch_or(THREAD_REQUEST_HANDSHAKE, Ordering::AcqRel);
+        safepoint::post(&**t);
     }
     loop {
-        pending.retain(|t| !try_complete(t));
+        pending.retain(|t| !safepoint::try_complete(&**t, |t| serve(t, Context::OnBehalf)));
         if pending.is_empty() {
             break;
         }
         let mut g = DONE_LOCK.lock();
         // Re-check under the lock so a notification cannot slip between.
-        if pending
-            .iter()
-            .all(|t| t.state().load(Ordering::Acquire) & THREAD_REQUEST_HANDSHAKE != 0)
-        {
+        if pending.iter().all(|t| safepoint::requested(&**t)) {
             DONE_CV.wait_for(&mut g, Duration::from_micros(200));
         }
     }
     CALLBACK.store(0, Ordering::Release);
-}
-
-/// Whether `t` is done with the handshake: it served it, or it is exited and
-/// we served it on its behalf.
-fn try_complete(t: &Thread) -> bool {
-    if t.state().load(Ordering::Acquire) & THREAD_REQUEST_HANDSHAKE == 0 {
-        return true;
-    }
-    if !t.try_lock_run() {
-        return false;
-    }
-    // An entered thread always holds its run lock.
-    debug_assert_ne!(
-        t.state().load(Ordering::Acquire) & gimso_abi::THREAD_STATE_MODE_MASK,
-        gimso_abi::THREAD_STATE_ENTERED
-    );
-    if t.state().load(Ordering::Acquire) & THREAD_REQUEST_HANDSHAKE != 0 {
-        if t.is_detached() {
-            t.state()
-                .fetch_and(!THREAD_REQUEST_HANDSHAKE, Ordering::AcqRel);
-        } else {
-            serve(t, Context::OnBehalf);
-        }
-    }
-    // SAFETY: try_lock_run succeeded above.
-    unsafe { t.unlock_run() };
-    true
 }
 
 /// Longest handshake pause since the last call, and resets it.

@@ -10,27 +10,45 @@
 //!   the free singleton.
 //! - [`collector`]: the collector thread and its cycle, triggers, pacing.
 //! - [`config`]: the `GIMSO_GC_*` switches.
+//! - [`safepoint`] and [`pacing`]: the protocol cores of handshakes and
+//!   pacing, on [`primitive`]'s atomics; under `cfg(loom)` only these are
+//!   built, for the models in `tests/loom_*.rs`.
 //!
 //! No cycle stops all threads (except under `GIMSO_GC_STW=1` and for
 //! `GIMSO_GC_VERIFY=1`'s check); the store barrier (`gimso-shadow`), black
 //! allocation (`gimso-heap`) and repeated root handshakes until nothing new
 //! is marked make concurrent marking complete.
 
+pub mod pacing;
+pub mod primitive;
+pub mod safepoint;
+
+#[cfg(not(loom))]
 pub mod collector;
+#[cfg(not(loom))]
 pub mod config;
+#[cfg(not(loom))]
 pub mod handshake;
+#[cfg(not(loom))]
 pub mod mark;
+#[cfg(not(loom))]
 pub mod roots;
+#[cfg(not(loom))]
 pub mod stack;
+#[cfg(not(loom))]
 pub mod thread;
 
+#[cfg(not(loom))]
 pub use collector::{CycleStats, collect, fork_with, last_cycle};
+#[cfg(not(loom))]
 pub use roots::{Root, register_global_object, register_root_range};
+#[cfg(not(loom))]
 pub use thread::{
     StoppedWorld, Thread, attach, current, current_if_attached, detach, enter, exit, exited,
     pollcheck, stop_world,
 };
 
+#[cfg(not(loom))]
 /// Allocates a data object for the calling thread (see
 /// [`gimso_shadow::alloc_object`]), honouring `GIMSO_GC_TORTURE` and the
 /// heap limit. A safepoint: call only where the thread holds no uncovered
@@ -43,6 +61,7 @@ pub fn alloc(size: usize, align: usize, flags: u64) -> gimso_shadow::ObjRef {
     gimso_shadow::alloc_object(unsafe { t.local_mut() }, size, align, flags)
 }
 
+#[cfg(not(loom))]
 /// [`alloc`] for an object known to hold pointers: its shadow words are
 /// inline for larger payloads too (see [`gimso_shadow::alloc_object_shadowed`]).
 #[inline]
@@ -53,6 +72,7 @@ pub fn alloc_shadowed(size: usize, align: usize, flags: u64) -> gimso_shadow::Ob
     gimso_shadow::alloc_object_shadowed(unsafe { t.local_mut() }, size, align, flags)
 }
 
+#[cfg(not(loom))]
 /// The safepoint work an allocation does first: torture collections, the
 /// heap limit, and pending requests.
 #[inline]
@@ -63,6 +83,7 @@ pub fn before_alloc(t: &Thread, size: usize) {
     pollcheck(t);
 }
 
+#[cfg(not(loom))]
 #[cold]
 #[inline(never)]
 fn alloc_checks(t: &Thread, size: usize) {

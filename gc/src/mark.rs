@@ -202,8 +202,14 @@ impl Pipeline {
         }
     }
 
-    /// Traces everything reachable from `stack` (used as the grey stack).
-    fn run(&mut self, stack: &mut Vec<usize>, mut after_each: impl FnMut(&mut Vec<usize>)) {
+    /// Traces everything reachable from `stack` (used as the grey stack)
+    /// with `trace` (always [`trace`] but in tests).
+    fn run(
+        &mut self,
+        stack: &mut Vec<usize>,
+        mut trace: impl FnMut(usize, &mut Vec<usize>),
+        mut after_each: impl FnMut(&mut Vec<usize>),
+    ) {
         loop {
             while self.h_len < DEPTH {
                 let Some(x) = stack.pop() else { break };
@@ -506,7 +512,7 @@ fn worker() {
                 g.idle -= 1;
             }
         }
-        Pipeline::new().run(&mut local, |local| {
+        Pipeline::new().run(&mut local, trace, |local| {
             if local.len() > SHARE_ABOVE {
                 let mut g = GREY.lock();
                 if g.idle > 0 {
@@ -516,5 +522,259 @@ fn worker() {
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use core::sync::atomic::AtomicU64;
+    use std::collections::HashMap;
+
+    use gimso_abi::{FLAG_SHADOW, aux_with_delta};
+
+    use super::*;
+
+    /// An object outside the heap, laid out as the runtime lays out
+    /// globals: a header, then the payload.
+    #[repr(C, align(16))]
+    struct Fake {
+        header: ObjectHeader,
+        payload: [usize; 4],
+    }
+
+    impl Fake {
+        /// Leaked, so its address stays valid for `references` and the
+        /// pipeline, which take bare `lower`s.
+        fn leak(aux: u64) -> &'static Fake {
+            let f: &'static Fake = Box::leak(Box::new(Fake {
+                header: ObjectHeader {
+                    upper: AtomicUsize::new(0),
+                    aux: AtomicU64::new(aux),
+                },
+                payload: [0; 4],
+            }));
+            f.header.upper.store(f.lower() + 32, Ordering::Relaxed);
+            f
+        }
+
+        fn lower(&self) -> usize {
+            self.payload.as_ptr() as usize
+        }
+    }
+
+    fn refs(lower: usize, redirect: bool) -> Vec<usize> {
+        let mut out = Vec::new();
+        references(lower, redirect, |t| out.push(t));
+        out
+    }
+
+    /// A data object whose four payload words' shadow holds: nothing, a
+    /// live object, a freed one, and a live one through an atomic box tag.
+    struct Graph {
+        object: &'static Fake,
+        shadow: &'static [AtomicUsize; 4],
+        live: usize,
+        freed: usize,
+        boxed: usize,
+    }
+
+    fn graph() -> Graph {
+        let live = Fake::leak(0).lower();
+        let freed = Fake::leak(FLAG_FREE).lower();
+        let boxed = Fake::leak(0).lower();
+        let shadow: &'static [AtomicUsize; 4] = Box::leak(Box::new([
+            AtomicUsize::new(0),
+            AtomicUsize::new(live),
+            AtomicUsize::new(freed),
+            AtomicUsize::new(boxed | SHADOW_BOX_TAG),
+        ]));
+        let object = Fake::leak(0);
+        let delta = shadow.as_ptr() as isize - object.lower() as isize;
+        object
+            .header
+            .aux
+            .store(aux_with_delta(0, delta), Ordering::Relaxed);
+        assert_ne!(object.header.aux.load(Ordering::Relaxed) & FLAG_SHADOW, 0);
+        Graph {
+            object,
+            shadow,
+            live,
+            freed,
+            boxed,
+        }
+    }
+
+    #[test]
+    fn references_are_the_aux_and_the_live_targets_of_the_shadow_words() {
+        let g = graph();
+        let shadow = g.shadow.as_ptr() as usize;
+        assert_eq!(refs(g.object.lower(), false), [shadow, g.live, g.boxed]);
+        // Without redirection (the verifier), nothing is rewritten.
+        assert_eq!(g.shadow[2].load(Ordering::Relaxed), g.freed);
+    }
+
+    #[test]
+    fn references_to_freed_objects_go_to_the_free_singleton() {
+        let g = graph();
+        let shadow = g.shadow.as_ptr() as usize;
+        assert_eq!(refs(g.object.lower(), true), [shadow, g.live, g.boxed]);
+        assert_eq!(g.shadow[2].load(Ordering::Relaxed), free_singleton());
+        assert_eq!(g.shadow[1].load(Ordering::Relaxed), g.live);
+        assert_eq!(
+            g.shadow[3].load(Ordering::Relaxed),
+            g.boxed | SHADOW_BOX_TAG
+        );
+        // The singleton is freed itself: a second pass skips it.
+        assert_eq!(refs(g.object.lower(), true), [shadow, g.live, g.boxed]);
+    }
+
+    #[test]
+    fn freed_objects_reference_nothing() {
+        let g = graph();
+        let aux = g.object.header.aux.load(Ordering::Relaxed);
+        g.object
+            .header
+            .aux
+            .store(aux | FLAG_FREE, Ordering::Relaxed);
+        assert!(refs(g.object.lower(), true).is_empty());
+        assert_eq!(g.shadow[2].load(Ordering::Relaxed), g.freed);
+    }
+
+    #[test]
+    fn objects_without_shadow_reference_nothing() {
+        assert!(refs(Fake::leak(0).lower(), true).is_empty());
+    }
+
+    #[test]
+    fn an_atomic_box_references_its_pointee() {
+        let target = Fake::leak(0).lower();
+        let b = Fake::leak(SpecialKind::AtomicBox.to_aux());
+        assert!(refs(b.lower(), true).is_empty(), "an empty box");
+        // SAFETY: the payload is large enough for a box and aligned.
+        let payload = unsafe { &*(b.lower() as *const AtomicBoxPayload) };
+        payload.lower.store(target, Ordering::Relaxed);
+        assert_eq!(refs(b.lower(), true), [target]);
+    }
+
+    #[test]
+    fn other_specials_reference_nothing() {
+        let f = Fake::leak(SpecialKind::Function.to_aux());
+        // SAFETY: as above.
+        let payload = unsafe { &*(f.lower() as *const AtomicBoxPayload) };
+        payload
+            .lower
+            .store(Fake::leak(0).lower(), Ordering::Relaxed);
+        assert!(refs(f.lower(), true).is_empty());
+    }
+
+    #[test]
+    fn the_free_singleton_is_a_freed_empty_object_outside_the_heap() {
+        let lower = free_singleton();
+        assert_eq!(free_singleton(), lower);
+        assert_eq!(FREE_SINGLETON.header.upper.load(Ordering::Relaxed), lower);
+        assert_ne!(
+            FREE_SINGLETON.header.aux.load(Ordering::Relaxed) & FLAG_FREE,
+            0
+        );
+        assert!(names_live_object(lower));
+        assert!(points_at_freed(lower));
+        assert!(refs(lower, true).is_empty());
+    }
+
+    #[test]
+    fn small_words_are_not_capabilities() {
+        assert!(!names_live_object(0));
+        assert!(!names_live_object(HEADER_SIZE - 1));
+        assert_eq!(mark_lower(0), None);
+        assert_eq!(mark_lower(HEADER_SIZE - 1), None);
+    }
+
+    #[test]
+    fn the_pipeline_traces_every_grey_object_once() {
+        // Objects 0..64; tracing object i greys 2i+1 and 2i+2 (a binary
+        // tree), so objects are also pushed while the pipeline is full.
+        let objects: Vec<usize> = (0..64).map(|_| Fake::leak(0).lower()).collect();
+        let index: HashMap<usize, usize> =
+            objects.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+        let mut traced = vec![0u32; objects.len()];
+        let mut after = 0;
+        let mut stack = vec![objects[0]];
+        Pipeline::new().run(
+            &mut stack,
+            |x, out| {
+                let i = index[&x];
+                traced[i] += 1;
+                for child in [2 * i + 1, 2 * i + 2] {
+                    if child < objects.len() {
+                        out.push(objects[child]);
+                    }
+                }
+            },
+            |_| after += 1,
+        );
+        assert!(stack.is_empty());
+        assert!(traced.iter().all(|&n| n == 1), "{traced:?}");
+        assert_eq!(after, objects.len());
+    }
+
+    #[test]
+    fn the_pipeline_lets_after_each_take_work_away() {
+        // What `after_each` removes (shared with other markers) is not
+        // traced here.
+        let objects: Vec<usize> = (0..40).map(|_| Fake::leak(0).lower()).collect();
+        let mut stack = objects.clone();
+        let mut traced = Vec::new();
+        let mut shared = Vec::new();
+        Pipeline::new().run(
+            &mut stack,
+            |x, _| traced.push(x),
+            |stack| shared.append(stack),
+        );
+        // The first pops fill the header queue, which moves on to the aux
+        // queue at once: DEPTH objects are in flight when the rest is
+        // shared away.
+        assert_eq!(traced.len(), DEPTH);
+        assert_eq!(shared.len(), objects.len() - DEPTH);
+        traced.extend(&shared);
+        traced.sort_unstable();
+        let mut all = objects;
+        all.sort_unstable();
+        assert_eq!(traced, all);
+    }
+
+    #[test]
+    fn the_hot_counters_have_cache_lines_of_their_own() {
+        assert!(core::mem::align_of::<Padded<AtomicUsize>>() >= 128);
+        let a = &MARKED as *const _ as usize;
+        let b = &BARRIER_MARKED as *const _ as usize;
+        assert!(a.abs_diff(b) >= 128);
+    }
+
+    #[test]
+    fn barrier_marks_count_towards_termination() {
+        let before = marked_count();
+        note_marked();
+        assert_ne!(marked_count(), before);
+    }
+
+    /// Runs on the caller and the helpers, counting.
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+    fn count_run() {
+        RUNS.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[test]
+    fn helpers_join_as_many_as_asked_and_restart_after_stop() {
+        RUNS.store(0, Ordering::Relaxed);
+        helpers::run(2, count_run);
+        assert_eq!(RUNS.load(Ordering::Relaxed), 3);
+        // Fewer this time: the third thread stays parked.
+        helpers::run(1, count_run);
+        assert_eq!(RUNS.load(Ordering::Relaxed), 5);
+        helpers::stop();
+        helpers::run(2, count_run);
+        assert_eq!(RUNS.load(Ordering::Relaxed), 8);
+        helpers::stop();
     }
 }

@@ -139,9 +139,7 @@ impl Root {
             };
         }
         // SAFETY: the calling thread is entered and owns its handle list.
-        let handles = unsafe { thread.handles_mut() };
-        handles.push(lower);
-        let index = handles.len() - 1;
+        let index = hold(unsafe { thread.handles_mut() }, lower);
         Root { thread, index }
     }
 }
@@ -153,12 +151,88 @@ impl Drop for Root {
         }
         // SAFETY: guards drop on their own thread: entered, or after it
         // detached (its handles are no longer read; the Arc keeps them).
-        let handles = unsafe { self.thread.handles_mut() };
-        // Live entries are never zero, so trailing zeros are exactly the
-        // dropped guards at the end: indices of live guards never move.
-        handles[self.index] = 0;
-        while handles.last() == Some(&0) {
-            handles.pop();
+        release(unsafe { self.thread.handles_mut() }, self.index);
+    }
+}
+
+/// Adds the non-zero capability `lower` to a thread's handle list; returns
+/// its index, valid until [`release`].
+fn hold(handles: &mut Vec<usize>, lower: usize) -> usize {
+    handles.push(lower);
+    handles.len() - 1
+}
+
+/// Drops the handle at `index` (scans skip the zero left in its place).
+fn release(handles: &mut Vec<usize>, index: usize) {
+    // Live entries are never zero, so trailing zeros are exactly the
+    // dropped guards at the end: indices of live guards never move.
+    handles[index] = 0;
+    while handles.last() == Some(&0) {
+        handles.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_keep_their_index_whatever_the_drop_order() {
+        let mut h = Vec::new();
+        let a = hold(&mut h, 0xa0);
+        let b = hold(&mut h, 0xb0);
+        let c = hold(&mut h, 0xc0);
+        assert_eq!((a, b, c), (0, 1, 2));
+        release(&mut h, b);
+        assert_eq!(h, [0xa0, 0, 0xc0]);
+        let d = hold(&mut h, 0xd0);
+        assert_eq!(h[d], 0xd0);
+        assert_eq!(h[c], 0xc0);
+        release(&mut h, a);
+        assert_eq!(h, [0, 0, 0xc0, 0xd0]);
+        assert_eq!(h[c], 0xc0);
+        assert_eq!(h[d], 0xd0);
+    }
+
+    #[test]
+    fn dropping_the_last_handle_trims_every_trailing_hole() {
+        let mut h = Vec::new();
+        let a = hold(&mut h, 0xa0);
+        let b = hold(&mut h, 0xb0);
+        let c = hold(&mut h, 0xc0);
+        release(&mut h, b);
+        release(&mut h, c);
+        assert_eq!(h, [0xa0]);
+        release(&mut h, a);
+        assert!(h.is_empty());
+        // The list grows again from the start.
+        assert_eq!(hold(&mut h, 0xe0), 0);
+    }
+
+    #[test]
+    fn null_globals_are_not_registered() {
+        // A freed object outside the heap: should a cycle ever trace it,
+        // it references nothing.
+        #[repr(C, align(16))]
+        struct Global {
+            header: gimso_abi::ObjectHeader,
+            payload: [usize; 2],
         }
+        static OBJECT: Global = Global {
+            header: gimso_abi::ObjectHeader {
+                upper: core::sync::atomic::AtomicUsize::new(0),
+                aux: core::sync::atomic::AtomicU64::new(gimso_abi::FLAG_FREE),
+            },
+            payload: [0; 2],
+        };
+        let lower = OBJECT.payload.as_ptr() as usize;
+        let before = global_objects().len();
+        register_global_object(0);
+        assert_eq!(global_objects().len(), before);
+        register_global_object(lower);
+        let after = global_objects();
+        assert_eq!(after.len(), before + 1);
+        assert!(after.contains(&lower));
+        assert!(!after.contains(&0));
     }
 }

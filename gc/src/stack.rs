@@ -102,3 +102,88 @@ pub unsafe fn scan_words(lo: usize, hi: usize, mut f: impl FnMut(usize)) {
         p += 8;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(lo: usize, hi: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        // SAFETY: callers pass ranges inside a live local array.
+        unsafe { scan_words(lo, hi, |w| out.push(w)) };
+        out
+    }
+
+    #[test]
+    fn scan_words_reads_every_aligned_word_of_the_range() {
+        let words: [usize; 5] = [10, 11, 12, 13, 14];
+        let lo = words.as_ptr() as usize;
+        assert_eq!(collect(lo, lo + 40), words);
+        assert_eq!(collect(lo + 8, lo + 24), [11, 12]);
+        assert!(collect(lo, lo).is_empty());
+        assert!(collect(lo + 16, lo + 8).is_empty());
+    }
+
+    #[test]
+    fn scan_words_skips_partial_words_at_both_ends() {
+        let words: [usize; 4] = [20, 21, 22, 23];
+        let lo = words.as_ptr() as usize;
+        // An unaligned start rounds up to the next word.
+        assert_eq!(collect(lo + 1, lo + 32), [21, 22, 23]);
+        assert_eq!(collect(lo + 7, lo + 32), [21, 22, 23]);
+        // A word reaching past the end is not read.
+        assert_eq!(collect(lo, lo + 31), [20, 21, 22]);
+        assert!(collect(lo + 1, lo + 15).is_empty());
+    }
+
+    #[test]
+    fn the_stack_top_is_above_our_frames() {
+        let local = 0usize;
+        let here = &local as *const usize as usize;
+        let top = current_stack_top();
+        assert!(top > here);
+        // Threads get 2 MiB stacks by default; the main thread's stack
+        // limit is typically 8 MiB.
+        assert!(top - here < 64 << 20, "top {top:#x}, local at {here:#x}");
+    }
+
+    #[test]
+    fn the_stack_top_of_another_thread_is_its_own() {
+        let ours = current_stack_top();
+        let theirs = std::thread::spawn(|| {
+            let local = 0usize;
+            let here = &local as *const usize as usize;
+            let top = current_stack_top();
+            assert!(top > here);
+            top
+        })
+        .join()
+        .unwrap();
+        assert_ne!(ours, theirs);
+    }
+
+    #[test]
+    fn spilled_registers_and_sp_lie_below_the_callers_frames() {
+        let local = 0x5eed_usize;
+        let here = core::hint::black_box(&local) as *const usize as usize;
+        let (sp, found) = with_spilled_registers(|regs, sp| {
+            // The buffer is on the callee's frame, at `sp`.
+            assert_eq!(sp, regs.as_ptr() as usize);
+            let mut found = false;
+            // SAFETY: [sp, top) is the live part of our own stack.
+            unsafe {
+                scan_words(sp, current_stack_top(), |w| found |= w == 0x5eed);
+            }
+            (sp, found)
+        });
+        assert!(sp < here);
+        assert!(found, "a scan from sp misses the caller's locals");
+    }
+
+    #[test]
+    fn the_fallback_top_is_above_the_caller() {
+        let local = 0usize;
+        let here = &local as *const usize as usize;
+        assert!(fallback_top() > here);
+    }
+}

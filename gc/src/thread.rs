@@ -17,15 +17,14 @@ use std::sync::Arc;
 
 use gimso_abi::{
     CC_INLINE_WORDS, THREAD_REQUEST_COLLECT, THREAD_REQUEST_HANDSHAKE, THREAD_REQUEST_MASK,
-    THREAD_REQUEST_STOP, THREAD_STATE_ENTERED, THREAD_STATE_EXITED, THREAD_STATE_MODE_MASK,
-    ThreadAbi,
+    THREAD_REQUEST_STOP, THREAD_STATE_ENTERED, THREAD_STATE_EXITED, ThreadAbi,
 };
 use gimso_heap::{Heap, LocalHeap};
 use parking_lot::lock_api::RawMutex as _;
 use parking_lot::{Condvar, Mutex, RawMutex};
 
 use crate::stack::{SAVED_REGS, current_stack_top, with_spilled_registers};
-use crate::{collector, handshake};
+use crate::{collector, handshake, safepoint};
 
 /// A mutator thread. Starts with the ABI prefix compiled code reads at the
 /// offsets `gimso.h` publishes.
@@ -171,11 +170,6 @@ impl Thread {
         self.detached.load(Ordering::Acquire)
     }
 
-    /// Tries to take the run lock of an exited thread.
-    pub(crate) fn try_lock_run(&self) -> bool {
-        self.run_lock.try_lock()
-    }
-
     /// Takes the run lock, waiting for the thread to exit.
     pub(crate) fn lock_run(&self) {
         self.run_lock.lock();
@@ -201,6 +195,32 @@ impl Thread {
         self.abi
             .state
             .fetch_or(THREAD_REQUEST_COLLECT, Ordering::AcqRel);
+    }
+}
+
+// SAFETY: the run lock is a parking_lot mutex.
+unsafe impl safepoint::Mutator for Thread {
+    type Word = AtomicU64;
+    #[inline(always)]
+    fn state(&self) -> &AtomicU64 {
+        &self.abi.state
+    }
+    #[inline(always)]
+    fn lock_run(&self) {
+        self.run_lock.lock();
+    }
+    #[inline(always)]
+    fn try_lock_run(&self) -> bool {
+        self.run_lock.try_lock()
+    }
+    #[inline(always)]
+    unsafe fn unlock_run(&self) {
+        // SAFETY: the caller holds the lock.
+        unsafe { self.run_lock.unlock() };
+    }
+    #[inline(always)]
+    fn is_detached(&self) -> bool {
+        Thread::is_detached(self)
     }
 }
 
@@ -269,11 +289,8 @@ fn detach_thread(t: &Arc<Thread>) {
         crate::mark::push_grey(t.grey_mut());
     }
     t.detached.store(true, Ordering::Release);
-    t.abi
-        .state
-        .fetch_xor(THREAD_STATE_MODE_MASK, Ordering::AcqRel);
-    // SAFETY: the thread holds its run lock while entered.
-    unsafe { t.run_lock.unlock() };
+    // SAFETY: we are the thread, entered.
+    unsafe { safepoint::exit(&**t) };
     REGISTRY.lock().retain(|x| !Arc::ptr_eq(x, t));
     let _ = CURRENT.try_with(|c| c.set(core::ptr::null()));
     handshake::notify_done();
@@ -348,19 +365,13 @@ fn exit_raw(t: &Thread) {
         }
         t.saved_sp.store(sp, Ordering::Relaxed);
     });
-    t.abi
-        .state
-        .fetch_xor(THREAD_STATE_MODE_MASK, Ordering::AcqRel);
-    // SAFETY: an entered thread holds its run lock.
-    unsafe { t.run_lock.unlock() };
+    // SAFETY: exit_raw is called by the thread itself, entered.
+    unsafe { safepoint::exit(t) };
     handshake::notify_done();
 }
 
 fn enter_raw(t: &Thread) {
-    t.run_lock.lock();
-    t.abi
-        .state
-        .fetch_xor(THREAD_STATE_MODE_MASK, Ordering::AcqRel);
+    safepoint::enter(t);
 }
 
 /// Runs `f` exited: for blocking calls (sleep, I/O, waiting on a lock).

@@ -178,7 +178,8 @@ fn accesses(f: LLVMValueRef) -> Option<Vec<(LLVMValueRef, Access)>> {
                     LLVMOpcode::LLVMStore => out.push((i, Access::Store)),
                     LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => {
                         let callee = LLVMGetCalledValue(i);
-                        let name = crate::location::value_name(callee);
+                        let name = crate::llvm::Value::from_llvm(callee)
+                            .map_or_else(String::new, crate::llvm::Value::name);
                         if name.starts_with("llvm.memset.") {
                             out.push((i, Access::Set));
                         } else if name.starts_with("llvm.memcpy.")
@@ -327,7 +328,8 @@ fn only_value_held(load: LLVMValueRef) -> Option<LLVMValueRef> {
                     held = Some(value);
                 }
                 LLVMOpcode::LLVMCall
-                    if crate::location::value_name(LLVMGetCalledValue(user))
+                    if crate::llvm::Value::from_llvm(LLVMGetCalledValue(user))
+                        .map_or_else(String::new, crate::llvm::Value::name)
                         .starts_with("llvm.lifetime.") => {}
                 _ => return None,
             }

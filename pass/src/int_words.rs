@@ -29,59 +29,28 @@
 //! The bytes moved are the same; the word now travels as an integer, which
 //! carries its capability (see the `inttoptr` module).
 
-use inkwell::context::AsContextRef;
-use inkwell::llvm_sys::LLVMOpcode;
-use inkwell::llvm_sys::core::{
-    LLVMAddIncoming, LLVMBuildBitCast, LLVMBuildExtractElement, LLVMBuildGEP2, LLVMBuildLoad2,
-    LLVMBuildPhi, LLVMBuildSelect, LLVMBuildStore, LLVMConstInt, LLVMConstIntGetZExtValue,
-    LLVMCountIncoming, LLVMCreateBuilderInContext, LLVMDisposeBuilder, LLVMGetAlignment,
-    LLVMGetBasicBlockTerminator, LLVMGetElementType, LLVMGetFirstInstruction, LLVMGetFirstUse,
-    LLVMGetIncomingBlock, LLVMGetIncomingValue, LLVMGetInstructionOpcode, LLVMGetInstructionParent,
-    LLVMGetIntTypeWidth, LLVMGetNextInstruction, LLVMGetNextUse, LLVMGetNumOperands,
-    LLVMGetOperand, LLVMGetOrdering, LLVMGetPoison, LLVMGetTypeKind, LLVMGetUser,
-    LLVMGetVectorSize, LLVMGetVolatile, LLVMInstructionEraseFromParent, LLVMInt8TypeInContext,
-    LLVMInt32TypeInContext, LLVMInt64TypeInContext, LLVMIsAConstantInt, LLVMIsAInstruction,
-    LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith, LLVMSetAlignment, LLVMSetOperand,
-    LLVMSetVolatile, LLVMTypeOf,
-};
-use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
-use inkwell::llvm_sys::prelude::{
-    LLVMBasicBlockRef, LLVMBuilderRef, LLVMContextRef, LLVMTypeRef, LLVMValueRef,
-};
-use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMTypeKind};
-use inkwell::values::{AsValueRef, FunctionValue};
+use std::collections::{HashMap, HashSet};
 
-use crate::ir::users;
+use crate::llvm::{Block, Func, Ll, Opcode, Ordering, Type, TypeKind, Value};
 
 /// Stores of `bitcast i64 %x to double` store `%x` itself (see the
 /// module documentation); returns how many changed.
-pub fn integer_stores(f: FunctionValue<'_>) -> usize {
+pub fn integer_stores(f: Func<'_>) -> usize {
     let mut changed = 0;
-    for block in f.get_basic_blocks() {
-        for inst in block.get_instructions() {
-            let raw = inst.as_value_ref();
-            // SAFETY: `raw` is a live instruction of `f`; the accessors
-            // match its opcode (a store's operand 0 is the value, a
-            // bitcast's operand 0 its source).
-            unsafe {
-                if LLVMGetInstructionOpcode(raw) != LLVMOpcode::LLVMStore || !plain(raw) {
-                    continue;
-                }
-                let v = LLVMGetOperand(raw, 0);
-                if LLVMIsAInstruction(v).is_null()
-                    || LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMBitCast
-                    || !float_word(LLVMTypeOf(v))
-                {
-                    continue;
-                }
-                let src = LLVMGetOperand(v, 0);
-                let src_ty = LLVMTypeOf(src);
-                if LLVMGetTypeKind(src_ty) == LLVMTypeKind::LLVMIntegerTypeKind
-                    && LLVMGetIntTypeWidth(src_ty) == 64
-                {
-                    LLVMSetOperand(raw, 0, src);
-                    changed += 1;
-                }
+    for block in f.blocks() {
+        for inst in block.instructions() {
+            if inst.opcode() != Opcode::LLVMStore || !plain(inst) {
+                continue;
+            }
+            let v = inst.operand(0);
+            if v.inst_opcode() != Some(Opcode::LLVMBitCast) || !float_word(v.type_of()) {
+                continue;
+            }
+            let src = v.operand(0);
+            let src_ty = src.type_of();
+            if src_ty.is_int() && src_ty.int_width() == 64 {
+                inst.set_operand(0, src);
+                changed += 1;
             }
         }
     }
@@ -91,96 +60,54 @@ pub fn integer_stores(f: FunctionValue<'_>) -> usize {
 /// `double` loads only copied to memory load and store an `i64` (see the
 /// module documentation); returns how many loads changed. A `double` that
 /// is computed with is a number and keeps its type.
-pub fn integer_copies(f: FunctionValue<'_>) -> usize {
-    let Some(b) = Builder::for_function(f) else {
-        return 0;
-    };
-    let (ctx, builder) = (b.ctx, b.raw);
+pub fn integer_copies<'m>(ll: &Ll<'m>, f: Func<'m>) -> usize {
+    let i64_ty = ll.i64();
     let mut changed = 0;
-    // SAFETY: instructions touched are live in `f` and match the opcodes
-    // tested (a load's operand 0 is its address, a store's 0 its value and
-    // 1 its address); a load is erased only once its stores are rewired;
-    // the builder is `f`'s (dropped at the end).
-    unsafe {
-        let i64_ty = LLVMInt64TypeInContext(ctx);
-        for block in f.get_basic_blocks() {
-            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
-            for load in insts {
-                if LLVMGetInstructionOpcode(load) != LLVMOpcode::LLVMLoad
-                    || !plain(load)
-                    || LLVMGetVolatile(load) != 0
-                    || !float_word(LLVMTypeOf(load))
-                {
-                    continue;
-                }
-                let stores = users(load);
-                let copies = !stores.is_empty()
-                    && stores.iter().all(|&s| {
-                        LLVMGetInstructionOpcode(s) == LLVMOpcode::LLVMStore
-                            && plain(s)
-                            && LLVMGetVolatile(s) == 0
-                            && LLVMGetOperand(s, 0) == load
-                            && LLVMGetOperand(s, 1) != load
-                    });
-                if !copies {
-                    continue;
-                }
-                LLVMPositionBuilderBefore(builder, load);
-                let word = LLVMBuildLoad2(builder, i64_ty, LLVMGetOperand(load, 0), c"".as_ptr());
-                LLVMSetAlignment(word, LLVMGetAlignment(load));
-                LLVMInstructionSetDebugLoc(word, LLVMInstructionGetDebugLoc(load));
-                for s in stores {
-                    LLVMSetOperand(s, 0, word);
-                }
-                LLVMInstructionEraseFromParent(load);
-                changed += 1;
+    for block in f.blocks() {
+        for load in block.instructions() {
+            if load.opcode() != Opcode::LLVMLoad
+                || !plain(load)
+                || load.is_volatile()
+                || !float_word(load.type_of())
+            {
+                continue;
             }
+            let stores = load.distinct_users();
+            let copies = !stores.is_empty()
+                && stores.iter().all(|&s| {
+                    s.inst_opcode() == Some(Opcode::LLVMStore)
+                        && plain(s)
+                        && !s.is_volatile()
+                        && s.operand(0) == load
+                        && s.operand(1) != load
+                });
+            if !copies {
+                continue;
+            }
+            ll.position_before(load);
+            let word = ll.load(i64_ty, load.operand(0), load.alignment());
+            word.set_debug_loc(load.debug_loc());
+            for s in stores {
+                s.set_operand(0, word);
+            }
+            // SAFETY: its only users, the stores, now store `word`, and
+            // `load` is not used again (the walk moves past it).
+            unsafe { load.erase() };
+            changed += 1;
         }
     }
     changed
 }
 
-/// An IR builder in a function's context, disposed when dropped.
-struct Builder {
-    ctx: LLVMContextRef,
-    raw: LLVMBuilderRef,
-}
-
-impl Builder {
-    /// A builder for `f`'s body; `None` for a declaration.
-    fn for_function(f: FunctionValue<'_>) -> Option<Builder> {
-        let ctx = f.get_first_basic_block()?.get_context().as_ctx_ref();
-        // SAFETY: `ctx` is the live context of `f`; the builder is
-        // disposed exactly once, in `drop`.
-        let raw = unsafe { LLVMCreateBuilderInContext(ctx) };
-        Some(Builder { ctx, raw })
-    }
-}
-
-impl Drop for Builder {
-    fn drop(&mut self) {
-        // SAFETY: made in `for_function`, disposed only here.
-        unsafe { LLVMDisposeBuilder(self.raw) };
-    }
-}
-
 /// Whether load or store `inst` is not atomic.
-///
-/// # Safety
-/// `inst` is a live load or store.
-unsafe fn plain(inst: LLVMValueRef) -> bool {
-    // SAFETY: as the caller promises.
-    unsafe { LLVMGetOrdering(inst) == LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic }
+fn plain(inst: Value<'_>) -> bool {
+    inst.ordering() == Ordering::LLVMAtomicOrderingNotAtomic
 }
 
 /// Whether `ty` is a 64-bit floating-point scalar (what clang gives a union
 /// whose widest member is a `double`).
-///
-/// # Safety
-/// `ty` is a live type.
-unsafe fn float_word(ty: LLVMTypeRef) -> bool {
-    // SAFETY: as the caller promises.
-    unsafe { LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMDoubleTypeKind }
+fn float_word(ty: Type<'_>) -> bool {
+    ty.kind() == TypeKind::LLVMDoubleTypeKind
 }
 
 /// Webs of `double` phis, selects and loads that some `bitcast` turns into
@@ -190,89 +117,62 @@ unsafe fn float_word(ty: LLVMTypeRef) -> bool {
 /// rebuilt as `i64` phis, selects and loads (so the inference follows the
 /// word and its capability); a use that needs the `double` gets a
 /// `bitcast` back. Returns how many values were rebuilt.
-pub fn integer_webs(f: FunctionValue<'_>) -> usize {
-    let Some(b) = Builder::for_function(f) else {
-        return 0;
-    };
-    let (ctx, builder) = (b.ctx, b.raw);
-    // SAFETY: every value touched is a live instruction of `f` until it is
-    // erased at the end, after all its uses were replaced; the builder is
-    // `f`'s (dropped at the end).
-    unsafe {
-        let i64_ty = LLVMInt64TypeInContext(ctx);
-        let mut seeds = Vec::new();
-        for block in f.get_basic_blocks() {
-            for inst in block.get_instructions() {
-                let raw = inst.as_value_ref();
-                if LLVMGetInstructionOpcode(raw) == LLVMOpcode::LLVMBitCast
-                    && LLVMTypeOf(raw) == i64_ty
-                {
-                    let src = LLVMGetOperand(raw, 0);
-                    if web_member(src) {
-                        seeds.push(src);
-                    }
+pub fn integer_webs<'m>(ll: &Ll<'m>, f: Func<'m>) -> usize {
+    let i64_ty = ll.i64();
+    let mut seeds = Vec::new();
+    for block in f.blocks() {
+        for inst in block.instructions() {
+            if inst.opcode() == Opcode::LLVMBitCast && inst.type_of() == i64_ty {
+                let src = inst.operand(0);
+                if web_member(src) {
+                    seeds.push(src);
                 }
             }
         }
-        if seeds.is_empty() {
-            return 0;
-        }
-        let web = grow_web(seeds);
-        rebuild_web(builder, i64_ty, &web)
     }
+    if seeds.is_empty() {
+        return 0;
+    }
+    let web = grow_web(seeds);
+    rebuild_web(ll, &web)
 }
 
 /// Whether `v` can be rebuilt as an `i64`: a `double` phi, select or
 /// non-atomic load.
-///
-/// # Safety
-/// `v` is a live value.
-unsafe fn web_member(v: LLVMValueRef) -> bool {
-    // SAFETY: as the caller promises; accessors match the opcode.
-    unsafe {
-        if LLVMIsAInstruction(v).is_null() || !float_word(LLVMTypeOf(v)) {
-            return false;
-        }
-        match LLVMGetInstructionOpcode(v) {
-            LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect => true,
-            LLVMOpcode::LLVMLoad => plain(v),
-            _ => false,
-        }
+fn web_member(v: Value<'_>) -> bool {
+    if !v.is_instruction() || !float_word(v.type_of()) {
+        return false;
+    }
+    match v.opcode() {
+        Opcode::LLVMPHI | Opcode::LLVMSelect => true,
+        Opcode::LLVMLoad => plain(v),
+        _ => false,
     }
 }
 
 /// The members connected to `seeds` through phi and select operands and
 /// users, in a deterministic order.
-///
-/// # Safety
-/// The seeds are live members.
-unsafe fn grow_web(seeds: Vec<LLVMValueRef>) -> Vec<LLVMValueRef> {
-    let mut seen = std::collections::HashSet::new();
+fn grow_web(seeds: Vec<Value<'_>>) -> Vec<Value<'_>> {
+    let mut seen = HashSet::new();
     let mut order = Vec::new();
     let mut work = seeds;
-    // SAFETY: as the caller promises; every value reached is live.
-    unsafe {
-        while let Some(v) = work.pop() {
-            if !seen.insert(v) {
-                continue;
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        order.push(v);
+        for o in data_operands(v) {
+            if web_member(o) {
+                work.push(o);
             }
-            order.push(v);
-            for o in data_operands(v) {
-                if web_member(o) {
-                    work.push(o);
-                }
-            }
-            let mut u = LLVMGetFirstUse(v);
-            while !u.is_null() {
-                let user = LLVMGetUser(u);
-                let merges = matches!(
-                    LLVMGetInstructionOpcode(user),
-                    LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect
-                );
-                if merges && web_member(user) {
-                    work.push(user);
-                }
-                u = LLVMGetNextUse(u);
+        }
+        for user in v.users() {
+            let merges = matches!(
+                user.inst_opcode(),
+                Some(Opcode::LLVMPHI | Opcode::LLVMSelect)
+            );
+            if merges && web_member(user) {
+                work.push(user);
             }
         }
     }
@@ -280,188 +180,185 @@ unsafe fn grow_web(seeds: Vec<LLVMValueRef>) -> Vec<LLVMValueRef> {
 }
 
 /// A phi's incoming values, a select's two data operands, nothing for a load.
-///
-/// # Safety
-/// `v` is a live member.
-unsafe fn data_operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    // SAFETY: as the caller promises.
-    unsafe {
-        match LLVMGetInstructionOpcode(v) {
-            LLVMOpcode::LLVMPHI => (0..LLVMCountIncoming(v))
-                .map(|i| LLVMGetIncomingValue(v, i))
-                .collect(),
-            LLVMOpcode::LLVMSelect => vec![LLVMGetOperand(v, 1), LLVMGetOperand(v, 2)],
-            _ => Vec::new(),
-        }
+fn data_operands(v: Value<'_>) -> Vec<Value<'_>> {
+    match v.opcode() {
+        Opcode::LLVMPHI => v.incoming().into_iter().map(|(x, _)| x).collect(),
+        Opcode::LLVMSelect => vec![v.operand(1), v.operand(2)],
+        _ => Vec::new(),
     }
 }
 
 /// Rebuilds `web` as `i64`s (see [`integer_webs`]); returns its size.
-///
-/// # Safety
-/// `web` holds live members of one function; `builder` is in its context.
-unsafe fn rebuild_web(builder: LLVMBuilderRef, i64_ty: LLVMTypeRef, web: &[LLVMValueRef]) -> usize {
-    use std::collections::HashMap;
-    let members: std::collections::HashSet<_> = web.iter().copied().collect();
-    let mut new: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-    // SAFETY: as the caller promises; new instructions are made next to
-    // the ones they replace, and old members are erased only after every
-    // use of them is gone.
-    unsafe {
-        // Phis and loads first: selects and phi inputs refer to them.
-        for &v in web {
-            LLVMPositionBuilderBefore(builder, v);
-            let n = match LLVMGetInstructionOpcode(v) {
-                LLVMOpcode::LLVMPHI => LLVMBuildPhi(builder, i64_ty, c"".as_ptr()),
-                LLVMOpcode::LLVMLoad => {
-                    let l = LLVMBuildLoad2(builder, i64_ty, LLVMGetOperand(v, 0), c"".as_ptr());
-                    LLVMSetAlignment(l, LLVMGetAlignment(v));
-                    LLVMSetVolatile(l, LLVMGetVolatile(v));
-                    l
-                }
-                _ => continue,
-            };
-            LLVMInstructionSetDebugLoc(n, LLVMInstructionGetDebugLoc(v));
-            new.insert(v, n);
-        }
-        // Selects, each once its member operands exist (no cycles without
-        // a phi, which exists already).
-        let mut pending: Vec<_> = web
-            .iter()
-            .copied()
-            .filter(|v| LLVMGetInstructionOpcode(*v) == LLVMOpcode::LLVMSelect)
-            .collect();
-        while !pending.is_empty() {
-            let before = pending.len();
-            pending.retain(|&v| {
-                let (a, b) = (LLVMGetOperand(v, 1), LLVMGetOperand(v, 2));
-                let ready = |x| !members.contains(&x) || new.contains_key(&x);
-                if !(ready(a) && ready(b)) {
-                    return true;
-                }
-                LLVMPositionBuilderBefore(builder, v);
-                let ia = as_int(builder, i64_ty, a, &new);
-                let ib = as_int(builder, i64_ty, b, &new);
-                let s = LLVMBuildSelect(builder, LLVMGetOperand(v, 0), ia, ib, c"".as_ptr());
-                LLVMInstructionSetDebugLoc(s, LLVMInstructionGetDebugLoc(v));
-                new.insert(v, s);
-                false
-            });
-            if pending.len() == before {
-                // Cannot happen in valid SSA; leave the web alone.
-                break;
+/// New instructions are made next to the ones they replace, and old
+/// members are erased only after every use of them is gone.
+fn rebuild_web<'m>(ll: &Ll<'m>, web: &[Value<'m>]) -> usize {
+    let members: HashSet<_> = web.iter().copied().collect();
+    let mut new = rebuild_phis_and_loads(ll, web);
+    rebuild_selects(ll, web, &members, &mut new);
+    fill_phis(ll, web, &new);
+    rewire_users(ll, web, &members, &new);
+    // The old members now only use each other.
+    for &v in web {
+        v.replace_all_uses_with(ll.poison(v.type_of()));
+    }
+    for &v in web {
+        // SAFETY: every use of `v` was replaced above and `web` is not
+        // used after this loop.
+        unsafe { v.erase() };
+    }
+    web.len()
+}
+
+/// The `i64` phis and loads replacing the web's phis and loads (selects
+/// and phi inputs refer to them, so they come first).
+fn rebuild_phis_and_loads<'m>(ll: &Ll<'m>, web: &[Value<'m>]) -> HashMap<Value<'m>, Value<'m>> {
+    let i64_ty = ll.i64();
+    let mut new = HashMap::new();
+    for &v in web {
+        ll.position_before(v);
+        let n = match v.opcode() {
+            Opcode::LLVMPHI => ll.phi(i64_ty),
+            Opcode::LLVMLoad => {
+                let l = ll.load(i64_ty, v.operand(0), v.alignment());
+                l.set_volatile(v.is_volatile());
+                l
             }
+            _ => continue,
+        };
+        n.set_debug_loc(v.debug_loc());
+        new.insert(v, n);
+    }
+    new
+}
+
+/// The `i64` selects replacing the web's selects, each made once its
+/// member operands exist (no cycles without a phi, which exists already).
+fn rebuild_selects<'m>(
+    ll: &Ll<'m>,
+    web: &[Value<'m>],
+    members: &HashSet<Value<'m>>,
+    new: &mut HashMap<Value<'m>, Value<'m>>,
+) {
+    let mut pending: Vec<_> = web
+        .iter()
+        .copied()
+        .filter(|v| v.opcode() == Opcode::LLVMSelect)
+        .collect();
+    while !pending.is_empty() {
+        let before = pending.len();
+        pending.retain(|&v| {
+            let (a, b) = (v.operand(1), v.operand(2));
+            let ready = |x| !members.contains(&x) || new.contains_key(&x);
+            if !(ready(a) && ready(b)) {
+                return true;
+            }
+            ll.position_before(v);
+            let ia = as_int(ll, a, new);
+            let ib = as_int(ll, b, new);
+            let s = ll.select(v.operand(0), ia, ib);
+            s.set_debug_loc(v.debug_loc());
+            new.insert(v, s);
+            false
+        });
+        if pending.len() == before {
+            // Cannot happen in valid SSA; leave the web alone.
+            break;
         }
-        // Phi inputs: a leaf is cast at the end of its incoming block, once
-        // per block (a switch may list the same block twice).
-        let mut cast_in: HashMap<(LLVMValueRef, LLVMBasicBlockRef), LLVMValueRef> = HashMap::new();
-        for &v in web {
-            if LLVMGetInstructionOpcode(v) != LLVMOpcode::LLVMPHI {
+    }
+}
+
+/// Gives the new phis their inputs: a leaf is cast at the end of its
+/// incoming block, once per block (a switch may list the same block twice).
+fn fill_phis<'m>(ll: &Ll<'m>, web: &[Value<'m>], new: &HashMap<Value<'m>, Value<'m>>) {
+    let mut cast_in: HashMap<(Value<'m>, Block<'m>), Value<'m>> = HashMap::new();
+    for &v in web {
+        if v.opcode() != Opcode::LLVMPHI {
+            continue;
+        }
+        let n = new[&v];
+        for (x, b) in v.incoming() {
+            let val = if let Some(&m) = new.get(&x) {
+                m
+            } else if let Some(&c) = cast_in.get(&(x, b)) {
+                c
+            } else {
+                ll.position_before(b.terminator().expect("a phi's incoming block ends"));
+                let c = as_int(ll, x, new);
+                cast_in.insert((x, b), c);
+                c
+            };
+            n.add_incoming(val, b);
+        }
+    }
+}
+
+/// Uses of the old members outside the web: integer casts take the new
+/// word, stores store it, anything else gets the double back.
+fn rewire_users<'m>(
+    ll: &Ll<'m>,
+    web: &[Value<'m>],
+    members: &HashSet<Value<'m>>,
+    new: &HashMap<Value<'m>, Value<'m>>,
+) {
+    let i64_ty = ll.i64();
+    for &v in web {
+        let n = new[&v];
+        let mut back = None;
+        for user in v.distinct_users() {
+            if members.contains(&user) {
                 continue;
             }
-            let n = new[&v];
-            for i in 0..LLVMCountIncoming(v) {
-                let (x, mut b) = (LLVMGetIncomingValue(v, i), LLVMGetIncomingBlock(v, i));
-                let val = if let Some(&m) = new.get(&x) {
-                    m
-                } else if let Some(&c) = cast_in.get(&(x, b)) {
-                    c
-                } else {
-                    LLVMPositionBuilderBefore(builder, LLVMGetBasicBlockTerminator(b));
-                    let c = as_int(builder, i64_ty, x, &new);
-                    cast_in.insert((x, b), c);
-                    c
-                };
-                let mut val = val;
-                LLVMAddIncoming(n, &mut val, &mut b, 1);
-            }
-        }
-        // Uses of the old members: integer casts take the new word, stores
-        // store it, anything else gets the double back.
-        for &v in web {
-            let n = new[&v];
-            let mut back = None;
-            for user in users(v) {
-                if members.contains(&user) {
-                    continue;
+            match user.opcode() {
+                Opcode::LLVMBitCast if user.type_of() == i64_ty => {
+                    user.replace_all_uses_with(n);
+                    // SAFETY: its uses now take `n`; a cast has one
+                    // operand, so no later user list holds it.
+                    unsafe { user.erase() };
                 }
-                match LLVMGetInstructionOpcode(user) {
-                    LLVMOpcode::LLVMBitCast if LLVMTypeOf(user) == i64_ty => {
-                        LLVMReplaceAllUsesWith(user, n);
-                        LLVMInstructionEraseFromParent(user);
-                    }
-                    LLVMOpcode::LLVMStore if LLVMGetOperand(user, 0) == v && plain(user) => {
-                        LLVMSetOperand(user, 0, n);
-                    }
-                    _ => {
-                        let d = *back.get_or_insert_with(|| {
-                            if LLVMGetInstructionOpcode(n) == LLVMOpcode::LLVMPHI {
-                                let block = LLVMGetInstructionParent(n);
-                                LLVMPositionBuilderBefore(builder, first_non_phi(block));
-                            } else {
-                                LLVMPositionBuilderBefore(builder, v);
-                            }
-                            LLVMBuildBitCast(builder, n, LLVMTypeOf(v), c"".as_ptr())
-                        });
-                        for k in 0..LLVMGetNumOperands(user).max(0) as u32 {
-                            if LLVMGetOperand(user, k) == v {
-                                LLVMSetOperand(user, k, d);
-                            }
+                Opcode::LLVMStore if user.operand(0) == v && plain(user) => {
+                    user.set_operand(0, n);
+                }
+                _ => {
+                    let d = *back.get_or_insert_with(|| {
+                        if n.opcode() == Opcode::LLVMPHI {
+                            ll.position_before(first_non_phi(n.block()));
+                        } else {
+                            ll.position_before(v);
+                        }
+                        ll.bitcast(n, v.type_of())
+                    });
+                    for k in 0..user.num_operands() {
+                        if user.get_operand(k) == Some(v) {
+                            user.set_operand(k, d);
                         }
                     }
                 }
             }
         }
-        // The old members now only use each other.
-        for &v in web {
-            LLVMReplaceAllUsesWith(v, LLVMGetPoison(LLVMTypeOf(v)));
-        }
-        for &v in web {
-            LLVMInstructionEraseFromParent(v);
-        }
     }
-    web.len()
 }
 
 /// `x` as an `i64` at the builder's position: a member's rebuilt word,
 /// the source of a `bitcast` from `i64`, or a new `bitcast`.
-///
-/// # Safety
-/// `x` is a live `double` value; `builder` is positioned in its function.
-unsafe fn as_int(
-    builder: LLVMBuilderRef,
-    i64_ty: LLVMTypeRef,
-    x: LLVMValueRef,
-    new: &std::collections::HashMap<LLVMValueRef, LLVMValueRef>,
-) -> LLVMValueRef {
+fn as_int<'m>(ll: &Ll<'m>, x: Value<'m>, new: &HashMap<Value<'m>, Value<'m>>) -> Value<'m> {
     if let Some(&n) = new.get(&x) {
         return n;
     }
-    // SAFETY: as the caller promises.
-    unsafe {
-        if !LLVMIsAInstruction(x).is_null()
-            && LLVMGetInstructionOpcode(x) == LLVMOpcode::LLVMBitCast
-            && LLVMTypeOf(LLVMGetOperand(x, 0)) == i64_ty
-        {
-            return LLVMGetOperand(x, 0);
-        }
-        LLVMBuildBitCast(builder, x, i64_ty, c"".as_ptr())
+    let i64_ty = ll.i64();
+    if x.inst_opcode() == Some(Opcode::LLVMBitCast) && x.operand(0).type_of() == i64_ty {
+        return x.operand(0);
     }
+    ll.bitcast(x, i64_ty)
 }
 
 /// The first instruction of `block` that is not a phi.
 ///
-/// # Safety
-/// `block` is a live block with a terminator.
-unsafe fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
-    // SAFETY: as the caller promises.
-    unsafe {
-        let mut i = LLVMGetFirstInstruction(block);
-        while LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMPHI {
-            i = LLVMGetNextInstruction(i);
-        }
-        i
-    }
+/// # Panics
+/// If `block` has no terminator.
+fn first_non_phi(block: Block<'_>) -> Value<'_> {
+    std::iter::successors(block.first_instruction(), |i| i.next_instruction())
+        .find(|i| i.opcode() != Opcode::LLVMPHI)
+        .expect("a block without a terminator")
 }
 
 /// Stores of `<N x i64>` vectors made of words (the SLP vectoriser pairs a
@@ -469,136 +366,83 @@ unsafe fn first_non_phi(block: LLVMBasicBlockRef) -> LLVMValueRef {
 /// as `i64`s, each taken from the `insertelement` or the (also split)
 /// vector load that made it, so each word brings its capability. Returns
 /// how many stores were split.
-pub fn scalar_word_stores(f: FunctionValue<'_>) -> usize {
-    let Some(b) = Builder::for_function(f) else {
-        return 0;
-    };
-    let (ctx, builder) = (b.ctx, b.raw);
+pub fn scalar_word_stores<'m>(ll: &Ll<'m>, f: Func<'m>) -> usize {
+    let i64_ty = ll.i64();
     let mut changed = 0;
-    // SAFETY: instructions touched are live in `f`; a store is erased only
-    // after its replacement is in place, a vector load only once unused;
-    // the builder is `f`'s (dropped at the end).
-    unsafe {
-        let i64_ty = LLVMInt64TypeInContext(ctx);
-        let i8_ty = LLVMInt8TypeInContext(ctx);
-        for block in f.get_basic_blocks() {
-            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
-            for raw in insts {
-                if LLVMGetInstructionOpcode(raw) != LLVMOpcode::LLVMStore
-                    || !plain(raw)
-                    || LLVMGetVolatile(raw) != 0
-                {
-                    continue;
-                }
-                let v = LLVMGetOperand(raw, 0);
-                let Some(n) = word_lanes(LLVMTypeOf(v), i64_ty) else {
-                    continue;
-                };
-                let mut lanes = vec![None; n as usize];
-                resolve_lanes(builder, i64_ty, i8_ty, v, &mut lanes);
-                if !lanes
-                    .iter()
-                    .flatten()
-                    .any(|l| !LLVMIsAInstruction(*l).is_null())
-                {
-                    continue;
-                }
-                LLVMPositionBuilderBefore(builder, raw);
-                let ptr = LLVMGetOperand(raw, 1);
-                let align = LLVMGetAlignment(raw);
-                for (k, lane) in lanes.iter().enumerate() {
-                    let val = match lane {
-                        Some(l) => *l,
-                        None => LLVMBuildExtractElement(
-                            builder,
-                            v,
-                            LLVMConstInt(LLVMInt32TypeInContext(ctx), k as u64, 0),
-                            c"".as_ptr(),
-                        ),
-                    };
-                    let mut off = LLVMConstInt(i64_ty, 8 * k as u64, 0);
-                    let at = LLVMBuildGEP2(builder, i8_ty, ptr, &mut off, 1, c"".as_ptr());
-                    let s = LLVMBuildStore(builder, val, at);
-                    LLVMSetAlignment(s, if k == 0 { align } else { align.min(8) });
-                    LLVMInstructionSetDebugLoc(s, LLVMInstructionGetDebugLoc(raw));
-                }
-                LLVMInstructionEraseFromParent(raw);
-                if !LLVMIsAInstruction(v).is_null()
-                    && LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMLoad
-                    && LLVMGetFirstUse(v).is_null()
-                {
-                    LLVMInstructionEraseFromParent(v);
-                }
-                changed += 1;
+    for block in f.blocks() {
+        for store in block.instructions() {
+            if store.opcode() != Opcode::LLVMStore || !plain(store) || store.is_volatile() {
+                continue;
             }
+            let v = store.operand(0);
+            let Some(n) = word_lanes(v.type_of(), i64_ty) else {
+                continue;
+            };
+            let mut lanes = vec![None; n as usize];
+            resolve_lanes(ll, v, &mut lanes);
+            if !lanes.iter().flatten().any(|l| l.is_instruction()) {
+                continue;
+            }
+            ll.position_before(store);
+            let ptr = store.operand(1);
+            let align = store.alignment();
+            for (k, lane) in lanes.iter().enumerate() {
+                let val = match lane {
+                    Some(l) => *l,
+                    None => ll.extract_element(v, ll.i32c(k as u64)),
+                };
+                let at = ll.gep_i8(ptr, ll.i64c(8 * k as u64));
+                let s = ll.store(val, at, if k == 0 { align } else { align.min(8) });
+                s.set_debug_loc(store.debug_loc());
+            }
+            // SAFETY: the split stores replace it; a store has no uses and
+            // the walk moves past it.
+            unsafe { store.erase() };
+            if v.inst_opcode() == Some(Opcode::LLVMLoad) && !v.has_uses() {
+                // SAFETY: unused, and it dominates `store`: the walk is past
+                // it, or has not yet listed the block it is in.
+                unsafe { v.erase() };
+            }
+            changed += 1;
         }
     }
     changed
 }
 
 /// The lane count of `ty` if it is a vector of 2 to 4 `i64`s.
-///
-/// # Safety
-/// `ty` is a live type.
-unsafe fn word_lanes(ty: LLVMTypeRef, i64_ty: LLVMTypeRef) -> Option<u32> {
-    // SAFETY: as the caller promises.
-    unsafe {
-        if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVectorTypeKind
-            || LLVMGetElementType(ty) != i64_ty
-        {
-            return None;
-        }
-        let n = LLVMGetVectorSize(ty);
-        (2..=4).contains(&n).then_some(n)
+fn word_lanes<'m>(ty: Type<'m>, i64_ty: Type<'m>) -> Option<u32> {
+    if ty.kind() != TypeKind::LLVMVectorTypeKind || ty.element_type() != i64_ty {
+        return None;
     }
+    let n = ty.vector_len();
+    (2..=4).contains(&n).then_some(n)
 }
 
 /// Fills `lanes` with the scalar each lane of vector `v` was made from:
 /// the operands of an `insertelement` chain with constant indices, or word
 /// loads made next to a plain vector load.
-///
-/// # Safety
-/// `v` is a live vector of `i64`s; `builder` is in its function's context.
-unsafe fn resolve_lanes(
-    builder: LLVMBuilderRef,
-    i64_ty: LLVMTypeRef,
-    i8_ty: LLVMTypeRef,
-    v: LLVMValueRef,
-    lanes: &mut [Option<LLVMValueRef>],
-) {
-    // SAFETY: as the caller promises; accessors match the opcodes.
-    unsafe {
-        let mut vec = v;
-        while !LLVMIsAInstruction(vec).is_null()
-            && LLVMGetInstructionOpcode(vec) == LLVMOpcode::LLVMInsertElement
-        {
-            let idx = LLVMGetOperand(vec, 2);
-            if LLVMIsAConstantInt(idx).is_null() {
-                return;
-            }
-            let i = LLVMConstIntGetZExtValue(idx) as usize;
-            if i < lanes.len() && lanes[i].is_none() {
-                lanes[i] = Some(LLVMGetOperand(vec, 1));
-            }
-            vec = LLVMGetOperand(vec, 0);
+fn resolve_lanes<'m>(ll: &Ll<'m>, v: Value<'m>, lanes: &mut [Option<Value<'m>>]) {
+    let mut vec = v;
+    while vec.inst_opcode() == Some(Opcode::LLVMInsertElement) {
+        let Some(i) = vec.operand(2).const_int_value() else {
+            return;
+        };
+        let i = i as usize;
+        if i < lanes.len() && lanes[i].is_none() {
+            lanes[i] = Some(vec.operand(1));
         }
-        if vec == v
-            && !LLVMIsAInstruction(v).is_null()
-            && LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMLoad
-            && plain(v)
-            && LLVMGetVolatile(v) == 0
-        {
-            LLVMPositionBuilderBefore(builder, v);
-            let ptr = LLVMGetOperand(v, 0);
-            let align = LLVMGetAlignment(v);
-            for (k, lane) in lanes.iter_mut().enumerate() {
-                let mut off = LLVMConstInt(i64_ty, 8 * k as u64, 0);
-                let at = LLVMBuildGEP2(builder, i8_ty, ptr, &mut off, 1, c"".as_ptr());
-                let l = LLVMBuildLoad2(builder, i64_ty, at, c"".as_ptr());
-                LLVMSetAlignment(l, if k == 0 { align } else { align.min(8) });
-                LLVMInstructionSetDebugLoc(l, LLVMInstructionGetDebugLoc(v));
-                *lane = Some(l);
-            }
+        vec = vec.operand(0);
+    }
+    if vec == v && v.inst_opcode() == Some(Opcode::LLVMLoad) && plain(v) && !v.is_volatile() {
+        ll.position_before(v);
+        let ptr = v.operand(0);
+        let align = v.alignment();
+        let i64_ty = ll.i64();
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            let at = ll.gep_i8(ptr, ll.i64c(8 * k as u64));
+            let l = ll.load(i64_ty, at, if k == 0 { align } else { align.min(8) });
+            l.set_debug_loc(v.debug_loc());
+            *lane = Some(l);
         }
     }
 }

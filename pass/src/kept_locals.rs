@@ -310,7 +310,8 @@ impl Captures {
             if LLVMIsAFunction(callee).is_null() {
                 return Escape::Unknown;
             }
-            let name = crate::location::value_name(callee);
+            let name = crate::llvm::Value::from_llvm(callee)
+                .map_or_else(String::new, crate::llvm::Value::name);
             if name.starts_with("llvm.") {
                 // Memory intrinsics and markers read or write through it.
                 let through = ["llvm.memcpy.", "llvm.memmove.", "llvm.memset."];
@@ -354,7 +355,8 @@ pub(crate) unsafe fn marker(call: LLVMValueRef) -> bool {
         if LLVMIsAFunction(callee).is_null() {
             return false;
         }
-        let name = crate::location::value_name(callee);
+        let name = crate::llvm::Value::from_llvm(callee)
+            .map_or_else(String::new, crate::llvm::Value::name);
         name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")
     }
 }
@@ -429,7 +431,10 @@ unsafe fn drop_lifetime_ends(v: LLVMValueRef, depth: u32) {
                 | LLVMOpcode::LLVMAddrSpaceCast => drop_lifetime_ends(user, depth + 1),
                 LLVMOpcode::LLVMCall => {
                     let callee = LLVMGetCalledValue(user);
-                    if crate::location::value_name(callee).starts_with("llvm.lifetime.end") {
+                    if crate::llvm::Value::from_llvm(callee)
+                        .map_or_else(String::new, crate::llvm::Value::name)
+                        .starts_with("llvm.lifetime.end")
+                    {
                         LLVMInstructionEraseFromParent(user);
                     }
                 }

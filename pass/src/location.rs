@@ -1,18 +1,15 @@
 //! Source locations for diagnostics, read from `!dbg` metadata.
 //!
-//! inkwell has no debug-location accessors, so this goes through the LLVM C
-//! API (`LLVMGetDebugLoc*`). Every function here is total: IR without debug
-//! info yields a location that names only the enclosing function or global.
+//! inkwell has no debug-location accessors, so this goes through the LLVM
+//! façade ([`Value::source_position`]). Every function here is total: IR
+//! without debug info yields a location that names only the enclosing
+//! function or global.
 
 use std::fmt;
 
-use inkwell::llvm_sys::core::{
-    LLVMGetDebugLocColumn, LLVMGetDebugLocDirectory, LLVMGetDebugLocFilename, LLVMGetDebugLocLine,
-    LLVMGetValueName2, LLVMIsAGlobalVariable, LLVMIsAInstruction,
-};
-use inkwell::llvm_sys::debuginfo::{LLVMGetSubprogram, LLVMInstructionGetDebugLoc};
-use inkwell::llvm_sys::prelude::LLVMValueRef;
-use inkwell::values::{AsValueRef, FunctionValue, GlobalValue, InstructionValue};
+use inkwell::values::{FunctionValue, GlobalValue, InstructionValue};
+
+use crate::llvm::{Func, Value};
 
 /// A position in a source file, as recorded by the front end (`clang -g`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,12 +72,9 @@ impl Location {
             // walking a module, but stay total.
             return Self::module();
         };
-        let raw = inst.as_value_ref();
-        // SAFETY: `raw` is a live instruction of a module the caller borrows.
-        let has_loc = unsafe { !LLVMInstructionGetDebugLoc(raw).is_null() };
-        let source = if has_loc {
-            // SAFETY: `raw` is an instruction, the kind these accessors accept.
-            unsafe { debug_loc(raw) }
+        let v = Value::of(inst);
+        let source = if v.debug_loc().is_some() {
+            debug_loc(v)
         } else {
             None
         };
@@ -95,21 +89,15 @@ impl Location {
 
     /// The instruction's own `!dbg` position, if it has one (no fallback).
     pub fn own_source(inst: InstructionValue<'_>) -> Option<SourceLocation> {
-        let raw = inst.as_value_ref();
-        // SAFETY: `raw` is a live instruction of a module the caller borrows.
-        let has_loc = unsafe { !LLVMInstructionGetDebugLoc(raw).is_null() };
-        // SAFETY: `raw` is an instruction, the kind `debug_loc` accepts.
-        has_loc.then(|| unsafe { debug_loc(raw) }).flatten()
+        let v = Value::of(inst);
+        v.debug_loc().is_some().then(|| debug_loc(v)).flatten()
     }
 
     /// The function's `DISubprogram` (file and line of its definition), if any.
     pub fn of_function(function: FunctionValue<'_>) -> Self {
-        let raw = function.as_value_ref();
-        // SAFETY: `raw` is a live function.
-        let has_sp = unsafe { !LLVMGetSubprogram(raw).is_null() };
-        let source = if has_sp {
-            // SAFETY: `raw` is a function, a kind these accessors accept.
-            unsafe { debug_loc(raw) }
+        let f = Func::of(function);
+        let source = if f.subprogram().is_some() {
+            debug_loc(f.as_value())
         } else {
             None
         };
@@ -121,21 +109,17 @@ impl Location {
 
     /// A global variable's `DIGlobalVariable` position, if any.
     pub fn of_global(global: GlobalValue<'_>) -> Self {
-        let raw = global.as_value_ref();
-        // SAFETY: `raw` is a live global value; only global variables are
-        // passed on to the accessors (they reject aliases and ifuncs).
-        let source = unsafe {
-            if LLVMIsAGlobalVariable(raw).is_null() {
-                None
-            } else {
-                debug_loc(raw)
-            }
+        let v = Value::of(global);
+        // Only global variables reach the accessors (they reject aliases
+        // and ifuncs).
+        let source = if v.is_global_variable() {
+            debug_loc(v)
+        } else {
+            None
         };
-        // SAFETY: `raw` is a live value.
-        let name = unsafe { value_name(raw) };
         Location {
             source,
-            scope: Scope::Global(name),
+            scope: Scope::Global(v.name()),
         }
     }
 }
@@ -144,49 +128,23 @@ fn function_scope(function: FunctionValue<'_>) -> Scope {
     Scope::Function(function.get_name().to_string_lossy().into_owned())
 }
 
-/// The name of a value (empty for unnamed values).
-///
-/// # Safety
-/// `value` must be a live LLVM value.
-pub(crate) unsafe fn value_name(value: LLVMValueRef) -> String {
-    let mut len = 0usize;
-    // SAFETY: caller guarantees `value` is live; LLVM returns a pointer to
-    // `len` bytes owned by the value (or null).
-    unsafe { lossy(LLVMGetValueName2(value, &mut len), len) }
-}
-
-/// Reads file, directory, line and column through the C API.
-///
-/// # Safety
-/// `value` must be a live instruction, function or global variable (the
-/// accessors assert on other kinds in debug builds of LLVM).
-unsafe fn debug_loc(value: LLVMValueRef) -> Option<SourceLocation> {
-    // SAFETY: caller guarantees the kind; each accessor returns a borrowed
-    // (pointer, length) pair or null, copied out immediately.
-    unsafe {
-        let mut len = 0u32;
-        let file = lossy(LLVMGetDebugLocFilename(value, &mut len), len as usize);
-        let mut len = 0u32;
-        let dir = lossy(LLVMGetDebugLocDirectory(value, &mut len), len as usize);
-        let line = LLVMGetDebugLocLine(value);
-        let is_instruction = !LLVMIsAInstruction(value).is_null();
-        // Only instructions carry a column; the C API returns 0 otherwise.
-        let column = if is_instruction {
-            LLVMGetDebugLocColumn(value)
-        } else {
-            0
-        };
-        // Line 0 on an instruction marks compiler-generated code: the caller
-        // falls back to the function's own position instead.
-        if file.is_empty() || (is_instruction && line == 0) {
-            return None;
-        }
-        Some(SourceLocation {
-            file: join_dir(&dir, &file),
-            line,
-            column,
-        })
+/// Reads file, directory, line and column of an instruction, function or
+/// global variable.
+fn debug_loc(value: Value<'_>) -> Option<SourceLocation> {
+    let (file, dir, line, column) = value.source_position();
+    let is_instruction = value.is_instruction();
+    // Only instructions carry a column.
+    let column = if is_instruction { column } else { 0 };
+    // Line 0 on an instruction marks compiler-generated code: the caller
+    // falls back to the function's own position instead.
+    if file.is_empty() || (is_instruction && line == 0) {
+        return None;
     }
+    Some(SourceLocation {
+        file: join_dir(&dir, &file),
+        line,
+        column,
+    })
 }
 
 /// `dir/file` when `file` is relative and a directory is known.
@@ -196,19 +154,6 @@ fn join_dir(dir: &str, file: &str) -> String {
     } else {
         format!("{}/{}", dir.trim_end_matches('/'), file)
     }
-}
-
-/// Copies a borrowed, not necessarily NUL-terminated C string.
-///
-/// # Safety
-/// `ptr` is null or points to `len` readable bytes.
-unsafe fn lossy(ptr: *const std::ffi::c_char, len: usize) -> String {
-    if ptr.is_null() || len == 0 {
-        return String::new();
-    }
-    // SAFETY: caller guarantees `len` readable bytes at `ptr`.
-    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[cfg(test)]

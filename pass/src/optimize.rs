@@ -17,7 +17,9 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
-use inkwell::values::{AsValueRef, InstructionOpcode};
+use inkwell::values::InstructionOpcode;
+
+use crate::llvm::{AttrAt, Value, attr_kind};
 
 /// Enum attributes that are promises about memory or values which a buggy
 /// program breaks.
@@ -53,6 +55,11 @@ fn kinds() -> Vec<u32> {
 /// function) and every call site. Returns how many were removed.
 pub fn strip_promises(module: &Module<'_>) -> usize {
     let kinds = kinds();
+    let names: Vec<&str> = PROMISES
+        .iter()
+        .copied()
+        .filter(|n| attr_kind(n) != 0)
+        .collect();
     let mut removed = 0;
     for f in module.get_functions() {
         if f.get_name().to_bytes().starts_with(b"llvm.") {
@@ -77,14 +84,9 @@ pub fn strip_promises(module: &Module<'_>) -> usize {
                 ) {
                     continue;
                 }
-                // SAFETY: `inst` is a live call or invoke; its called value
-                // is a live value whose name is read.
-                let name = unsafe {
-                    let callee = inkwell::llvm_sys::core::LLVMGetCalledValue(inst.as_value_ref());
-                    crate::location::value_name(callee)
-                };
-                if !name.starts_with("llvm.") {
-                    removed += strip_call_site(inst.as_value_ref(), &kinds);
+                let call = Value::of(inst);
+                if !call.called_value().name().starts_with("llvm.") {
+                    removed += strip_call_site(call, &names);
                 }
             }
         }
@@ -92,23 +94,16 @@ pub fn strip_promises(module: &Module<'_>) -> usize {
     removed
 }
 
-fn strip_call_site(call: inkwell::llvm_sys::prelude::LLVMValueRef, kinds: &[u32]) -> usize {
-    use inkwell::llvm_sys::core::{
-        LLVMGetCallSiteEnumAttribute, LLVMGetNumArgOperands, LLVMRemoveCallSiteEnumAttribute,
-    };
+/// `names` are attributes this LLVM knows (kind not 0).
+fn strip_call_site(call: Value<'_>, names: &[&str]) -> usize {
     let mut removed = 0;
-    // SAFETY: `call` is a live call or invoke; indices are the return
-    // (0), the function (!0) and each argument (1..=n).
-    unsafe {
-        let n = LLVMGetNumArgOperands(call);
-        let mut idx = vec![0u32, u32::MAX];
-        idx.extend(1..=n);
-        for i in idx {
-            for &k in kinds {
-                if !LLVMGetCallSiteEnumAttribute(call, i, k).is_null() {
-                    LLVMRemoveCallSiteEnumAttribute(call, i, k);
-                    removed += 1;
-                }
+    let mut locs = vec![AttrAt::Return, AttrAt::Function];
+    locs.extend((0..call.num_arg_operands()).map(AttrAt::Param));
+    for at in locs {
+        for &name in names {
+            if call.call_has_attr(at, name) {
+                call.remove_call_enum_attr(at, name);
+                removed += 1;
             }
         }
     }

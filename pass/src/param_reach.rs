@@ -311,7 +311,8 @@ impl ParamReach {
                 // Through a pointer: code the optimiser does not see into.
                 return Reach::NONE;
             }
-            let name = crate::location::value_name(callee);
+            let name = crate::llvm::Value::from_llvm(callee)
+                .map_or_else(String::new, crate::llvm::Value::name);
             if name.starts_with("llvm.") {
                 if marker(call) {
                     return Reach::NONE;

@@ -25,18 +25,10 @@
 //! globals become capability objects), and fast-math flags (LLVM 16's C API
 //! cannot clear them).
 
-use inkwell::context::AsContextRef;
-use inkwell::llvm_sys::core::{
-    LLVMBuildBinOp, LLVMCreateBuilderInContext, LLVMDeleteBasicBlock, LLVMDisposeBuilder,
-    LLVMGetInstructionOpcode, LLVMGetMDKindIDInContext, LLVMGetMetadata, LLVMGetOperand,
-    LLVMGetPoison, LLVMInstructionEraseFromParent, LLVMIsAInstruction, LLVMIsInBounds,
-    LLVMIsPoison, LLVMIsUndef, LLVMPositionBuilderBefore, LLVMReplaceAllUsesWith,
-    LLVMSetInitializer, LLVMSetIsInBounds, LLVMSetMetadata, LLVMTypeOf,
-};
-use inkwell::llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
 use inkwell::module::{Linkage, Module};
-use inkwell::types::BasicTypeEnum;
-use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, GlobalValue};
+use inkwell::values::{FunctionValue, GlobalValue};
+
+use crate::llvm::{Func, Ll, Opcode, Value};
 
 /// What [`prepare`] changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,40 +58,26 @@ fn weaker(linkage: Linkage) -> Option<Linkage> {
     }
 }
 
-fn is_undef_or_poison(v: BasicValueEnum<'_>) -> bool {
-    let raw = v.as_value_ref();
-    // SAFETY: `raw` is a live value of the module being prepared.
-    unsafe { LLVMIsUndef(raw) != 0 || LLVMIsPoison(raw) != 0 }
+fn is_undef_or_poison(v: Value<'_>) -> bool {
+    v.is_undef() || v.is_poison()
 }
 
-fn zero_of(ty: BasicTypeEnum<'_>) -> BasicValueEnum<'_> {
-    match ty {
-        BasicTypeEnum::ArrayType(t) => t.const_zero().into(),
-        BasicTypeEnum::FloatType(t) => t.const_zero().into(),
-        BasicTypeEnum::IntType(t) => t.const_zero().into(),
-        BasicTypeEnum::PointerType(t) => t.const_zero().into(),
-        BasicTypeEnum::StructType(t) => t.const_zero().into(),
-        BasicTypeEnum::VectorType(t) => t.const_zero().into(),
-        BasicTypeEnum::ScalableVectorType(t) => t.const_zero().into(),
-    }
-}
-
-fn prepare_global(g: GlobalValue<'_>, stats: &mut PrepareStats) {
+fn prepare_global<'m>(ll: &Ll<'m>, g: GlobalValue<'m>, stats: &mut PrepareStats) {
     if let Some(l) = weaker(g.get_linkage()) {
         g.set_linkage(l);
         stats.odr_dropped += 1;
     }
+    let gv = Value::of(g);
     if g.get_linkage() == Linkage::AvailableExternally {
-        // SAFETY: a null initialiser turns a global definition into a
-        // declaration; `g` is a live global of the module.
-        unsafe { LLVMSetInitializer(g.as_value_ref(), core::ptr::null_mut()) };
+        // A null initialiser turns a global definition into a declaration.
+        gv.set_initializer(None);
         g.set_linkage(Linkage::External);
         stats.externalized += 1;
         return;
     }
-    if let Some(init) = g.get_initializer() {
+    if let Some(init) = gv.initializer() {
         if is_undef_or_poison(init) {
-            g.set_initializer(&zero_of(init.get_type()));
+            gv.set_initializer(Some(ll.zero(init.type_of())));
             stats.undef_zeroed += 1;
         }
     }
@@ -108,25 +86,20 @@ fn prepare_global(g: GlobalValue<'_>, stats: &mut PrepareStats) {
 /// Turns a function definition into a declaration (LLVM's `deleteBody`,
 /// which the C API lacks): first every instruction loses its uses and is
 /// erased, so no block is still referenced when the blocks go.
-fn delete_body(f: FunctionValue<'_>) {
-    let blocks = f.get_basic_blocks();
+fn delete_body<'m>(ll: &Ll<'m>, f: Func<'m>) {
+    let blocks = f.blocks();
     for block in &blocks {
-        let insts: Vec<_> = block.get_instructions().collect();
-        for inst in insts.into_iter().rev() {
-            let raw = inst.as_value_ref();
-            // SAFETY: `raw` is a live instruction of `f`; its uses are
-            // replaced by a poison constant of the same type before it is
-            // erased, so nothing refers to it afterwards.
-            unsafe {
-                LLVMReplaceAllUsesWith(raw, LLVMGetPoison(LLVMTypeOf(raw)));
-                LLVMInstructionEraseFromParent(raw);
-            }
+        for inst in block.instructions().into_iter().rev() {
+            inst.replace_all_uses_with(ll.poison(inst.type_of()));
+            // SAFETY: its uses were just replaced by a poison constant of
+            // the same type, and `inst` is not used again.
+            unsafe { inst.erase() };
         }
     }
     for block in blocks {
-        // SAFETY: the block is empty and, with every terminator erased above,
-        // unreferenced.
-        unsafe { LLVMDeleteBasicBlock(block.as_mut_ptr()) };
+        // SAFETY: the block is empty and, with every terminator erased
+        // above, unreferenced; it is not used again.
+        unsafe { block.delete() };
     }
 }
 
@@ -142,73 +115,55 @@ const PROMISES: &[&str] = &[
 
 /// Drops UB flags, load promises and `freeze` from `f`; returns how many
 /// instructions changed.
-fn drop_ub(f: FunctionValue<'_>) -> usize {
-    use inkwell::llvm_sys::LLVMOpcode::*;
+fn drop_ub<'m>(ll: &Ll<'m>, f: Func<'m>) -> usize {
+    use Opcode::*;
     let mut changed = 0;
-    let Some(first) = f.get_first_basic_block() else {
+    if f.entry_block().is_none() {
         return 0;
-    };
-    let ctx = first.get_context();
-    let ctx_raw = ctx.as_ctx_ref();
-    let kinds: Vec<u32> = PROMISES
-        .iter()
-        .map(|k| {
-            // SAFETY: `k` is a valid UTF-8 name with the given length.
-            unsafe { LLVMGetMDKindIDInContext(ctx_raw, k.as_ptr().cast(), k.len() as u32) }
-        })
-        .collect();
-    // SAFETY: the builder is created in the function's context and disposed
-    // below; every instruction touched is live until it is erased, and an
-    // erased instruction is never used again (uses were replaced first).
-    unsafe {
-        let builder = LLVMCreateBuilderInContext(ctx_raw);
-        for block in f.get_basic_blocks() {
-            let insts: Vec<_> = block.get_instructions().map(|i| i.as_value_ref()).collect();
-            for raw in insts {
-                match LLVMGetInstructionOpcode(raw) {
-                    op @ (LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMUDiv | LLVMSDiv
-                    | LLVMLShr | LLVMAShr) => {
-                        LLVMPositionBuilderBefore(builder, raw);
-                        let plain = LLVMBuildBinOp(
-                            builder,
-                            op,
-                            LLVMGetOperand(raw, 0),
-                            LLVMGetOperand(raw, 1),
-                            c"".as_ptr(),
-                        );
-                        // Constant operands fold to a constant, which has no
-                        // location to carry.
-                        if !LLVMIsAInstruction(plain).is_null() {
-                            LLVMInstructionSetDebugLoc(plain, LLVMInstructionGetDebugLoc(raw));
-                        }
-                        LLVMReplaceAllUsesWith(raw, plain);
-                        LLVMInstructionEraseFromParent(raw);
-                        changed += 1;
+    }
+    let kinds: Vec<u32> = PROMISES.iter().map(|k| ll.md_kind(k)).collect();
+    for block in f.blocks() {
+        for inst in block.instructions() {
+            match inst.opcode() {
+                op @ (LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMUDiv | LLVMSDiv | LLVMLShr
+                | LLVMAShr) => {
+                    ll.position_before(inst);
+                    let plain = ll.binop(op, inst.operand(0), inst.operand(1));
+                    // Constant operands fold to a constant, which has no
+                    // location to carry.
+                    if plain.is_instruction() {
+                        plain.set_debug_loc(inst.debug_loc());
                     }
-                    LLVMGetElementPtr if LLVMIsInBounds(raw) != 0 => {
-                        LLVMSetIsInBounds(raw, 0);
-                        changed += 1;
-                    }
-                    LLVMFreeze => {
-                        LLVMReplaceAllUsesWith(raw, LLVMGetOperand(raw, 0));
-                        LLVMInstructionEraseFromParent(raw);
-                        changed += 1;
-                    }
-                    LLVMLoad => {
-                        let mut any = false;
-                        for &k in &kinds {
-                            if !LLVMGetMetadata(raw, k).is_null() {
-                                LLVMSetMetadata(raw, k, core::ptr::null_mut());
-                                any = true;
-                            }
-                        }
-                        changed += usize::from(any);
-                    }
-                    _ => {}
+                    inst.replace_all_uses_with(plain);
+                    // SAFETY: its uses now take `plain`, and the walk moves
+                    // past it.
+                    unsafe { inst.erase() };
+                    changed += 1;
                 }
+                LLVMGetElementPtr if inst.is_inbounds() => {
+                    inst.set_inbounds(false);
+                    changed += 1;
+                }
+                LLVMFreeze => {
+                    inst.replace_all_uses_with(inst.operand(0));
+                    // SAFETY: its uses now take its operand, and the walk
+                    // moves past it.
+                    unsafe { inst.erase() };
+                    changed += 1;
+                }
+                LLVMLoad => {
+                    let mut any = false;
+                    for &k in &kinds {
+                        if inst.metadata(k).is_some() {
+                            inst.set_metadata(k, None);
+                            any = true;
+                        }
+                    }
+                    changed += usize::from(any);
+                }
+                _ => {}
             }
         }
-        LLVMDisposeBuilder(builder);
     }
     changed
 }
@@ -220,40 +175,45 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
         byval_as_words: crate::byval::scalarize(module),
         ..PrepareStats::default()
     };
+    let ll = Ll::new(module);
     for g in module.get_globals() {
-        prepare_global(g, &mut stats);
+        prepare_global(&ll, g, &mut stats);
     }
     for f in module.get_functions() {
-        if let Some(l) = weaker(f.get_linkage()) {
-            f.set_linkage(l);
-            stats.odr_dropped += 1;
-        }
-        if f.get_linkage() == Linkage::AvailableExternally {
-            delete_body(f);
-            f.set_linkage(Linkage::External);
-            stats.externalized += 1;
-            continue;
-        }
-        stats.ub_dropped += drop_ub(f);
-        stats.words_as_integers += crate::int_words::integer_stores(f);
-        stats.words_as_integers += crate::int_words::integer_webs(f);
-        stats.words_as_integers += crate::int_words::integer_copies(f);
-        stats.words_as_integers += crate::int_words::scalar_word_stores(f);
-        for block in f.get_basic_block_iter() {
-            for inst in block.get_instructions() {
-                for i in 0..inst.get_num_operands() {
-                    if !crate::ir::operand_is_value(inst, i) {
-                        continue;
-                    }
-                    let Some(op) = inst.get_operand(i).and_then(|o| o.value()) else {
-                        continue;
-                    };
-                    if is_undef_or_poison(op) && inst.set_operand(i, zero_of(op.get_type())) {
-                        stats.undef_zeroed += 1;
-                    }
-                }
+        prepare_function(&ll, f, &mut stats);
+    }
+    stats
+}
+
+fn prepare_function<'m>(ll: &Ll<'m>, f: FunctionValue<'m>, stats: &mut PrepareStats) {
+    if let Some(l) = weaker(f.get_linkage()) {
+        f.set_linkage(l);
+        stats.odr_dropped += 1;
+    }
+    let func = Func::of(f);
+    if f.get_linkage() == Linkage::AvailableExternally {
+        delete_body(ll, func);
+        f.set_linkage(Linkage::External);
+        stats.externalized += 1;
+        return;
+    }
+    stats.ub_dropped += drop_ub(ll, func);
+    stats.words_as_integers += crate::int_words::integer_stores(func);
+    stats.words_as_integers += crate::int_words::integer_webs(ll, func);
+    stats.words_as_integers += crate::int_words::integer_copies(ll, func);
+    stats.words_as_integers += crate::int_words::scalar_word_stores(ll, func);
+    for inst in func.instructions() {
+        for i in 0..inst.num_operands() {
+            if !inst.operand_is_value(i) {
+                continue;
+            }
+            let Some(op) = inst.get_operand(i) else {
+                continue;
+            };
+            if is_undef_or_poison(op) {
+                inst.set_operand(i, ll.zero(op.type_of()));
+                stats.undef_zeroed += 1;
             }
         }
     }
-    stats
 }

@@ -7,21 +7,12 @@
 
 use std::fmt;
 
-use inkwell::llvm_sys::LLVMOpcode;
-use inkwell::llvm_sys::core::{
-    LLVMAliasGetAliasee, LLVMGetAllocatedType, LLVMGetCalledFunctionType, LLVMGetCalledValue,
-    LLVMGetFirstGlobalAlias, LLVMGetFirstGlobalIFunc, LLVMGetGEPSourceElementType,
-    LLVMGetGlobalIFuncResolver, LLVMGetInitializer, LLVMGetInstructionOpcode, LLVMGetModuleContext,
-    LLVMGetModuleInlineAsm, LLVMGetNextGlobalAlias, LLVMGetNextGlobalIFunc, LLVMGetNumOperands,
-    LLVMGetOperand, LLVMGlobalGetValueType, LLVMIsAFunction, LLVMIsAInlineAsm,
-};
-use inkwell::llvm_sys::prelude::{LLVMContextRef, LLVMValueRef};
 use inkwell::module::Module;
-use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+use inkwell::values::{FunctionValue, InstructionValue};
 
 use crate::intrinsics::IntrinsicClass;
-use crate::ir::{AddrSpaceFinder, InallocaProbe, inline_asm_parts};
-use crate::location::{Location, Scope, value_name};
+use crate::llvm::{AddrSpaceFinder, Func, InallocaProbe, Ll, Opcode, Value};
+use crate::location::{Location, Scope};
 
 /// One unsupported construct, with where it is and why it is rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,8 +49,6 @@ impl std::error::Error for Diagnostic {}
 /// module order (module asm, globals, aliases, ifuncs, then functions).
 pub fn check_module(module: &Module<'_>) -> Vec<Diagnostic> {
     let mut checker = Checker {
-        // SAFETY: the module is borrowed and live.
-        ctx: unsafe { LLVMGetModuleContext(module.as_mut_ptr()) },
         diags: Vec::new(),
         spaces: AddrSpaceFinder::default(),
         inalloca: InallocaProbe::new(),
@@ -68,15 +57,14 @@ pub fn check_module(module: &Module<'_>) -> Vec<Diagnostic> {
     checker.diags
 }
 
-struct Checker {
-    /// The module's context, for the `alloca inalloca` probe's scratch module.
-    ctx: LLVMContextRef,
+struct Checker<'m> {
     diags: Vec<Diagnostic>,
-    spaces: AddrSpaceFinder,
+    spaces: AddrSpaceFinder<'m>,
+    /// Its scratch module lives in the checked module's context.
     inalloca: InallocaProbe,
 }
 
-impl Checker {
+impl<'m> Checker<'m> {
     fn push(&mut self, location: Location, construct: impl Into<String>, message: String) {
         self.diags.push(Diagnostic {
             location,
@@ -95,21 +83,11 @@ impl Checker {
         }
     }
 
-    fn module(&mut self, module: &Module<'_>) {
-        let raw = module.as_mut_ptr();
-        let mut len = 0usize;
-        // SAFETY: `raw` is the borrowed, live module; the returned bytes are
-        // owned by it and only read here.
-        let asm = unsafe {
-            let ptr = LLVMGetModuleInlineAsm(raw, &mut len);
-            if ptr.is_null() {
-                &[][..]
-            } else {
-                std::slice::from_raw_parts(ptr.cast::<u8>(), len)
-            }
-        };
+    fn module(&mut self, module: &'m Module<'_>) {
+        let ll = Ll::new(module);
+        let asm = ll.module_asm();
         // LLVM joins module asm lines with newlines; whitespace assembles to nothing.
-        if !asm.iter().all(u8::is_ascii_whitespace) {
+        if !asm.bytes().all(|b| b.is_ascii_whitespace()) {
             let message = "gimso does not support module-level inline assembly: it can define \
                            code that accesses memory without capability checks"
                 .to_owned();
@@ -117,37 +95,25 @@ impl Checker {
         }
 
         for global in module.get_globals() {
-            let g = global.as_value_ref();
-            // SAFETY: `g` is a live global variable of `module`.
-            let space = unsafe {
-                let init = LLVMGetInitializer(g);
-                let own = self.spaces.in_value(g);
-                let own = if own != 0 {
-                    own
-                } else {
-                    self.spaces.in_type(LLVMGlobalGetValueType(g))
-                };
-                if own != 0 || init.is_null() {
-                    own
-                } else {
-                    self.spaces.in_value(init)
-                }
+            let g = Value::of(global);
+            let own = self.spaces.in_value(g);
+            let own = if own != 0 {
+                own
+            } else {
+                self.spaces.in_type(g.global_value_type())
+            };
+            let space = match g.initializer() {
+                Some(init) if own == 0 => self.spaces.in_value(init),
+                _ => own,
             };
             self.addrspace(Location::of_global(global), space);
         }
 
-        // SAFETY: walking the alias and ifunc lists of the live module.
-        unsafe {
-            let mut alias = LLVMGetFirstGlobalAlias(raw);
-            while !alias.is_null() {
-                self.indirect_global(alias, LLVMAliasGetAliasee(alias));
-                alias = LLVMGetNextGlobalAlias(alias);
-            }
-            let mut ifunc = LLVMGetFirstGlobalIFunc(raw);
-            while !ifunc.is_null() {
-                self.indirect_global(ifunc, LLVMGetGlobalIFuncResolver(ifunc));
-                ifunc = LLVMGetNextGlobalIFunc(ifunc);
-            }
+        for alias in ll.aliases() {
+            self.indirect_global(alias, Some(alias.aliasee()));
+        }
+        for ifunc in ll.ifuncs() {
+            self.indirect_global(ifunc, ifunc.ifunc_resolver());
         }
 
         for function in module.get_functions() {
@@ -156,41 +122,29 @@ impl Checker {
     }
 
     /// An alias or ifunc: its own pointer type and its target expression.
-    ///
-    /// # Safety
-    /// Both values must be live and belong to the module being checked.
-    unsafe fn indirect_global(&mut self, global: LLVMValueRef, target: LLVMValueRef) {
-        // SAFETY: forwarded from the caller.
-        let space = unsafe {
-            let own = self.spaces.in_value(global);
-            if own != 0 || target.is_null() {
-                own
-            } else {
-                self.spaces.in_value(target)
-            }
+    fn indirect_global(&mut self, global: Value<'m>, target: Option<Value<'m>>) {
+        let own = self.spaces.in_value(global);
+        let space = match target {
+            Some(target) if own == 0 => self.spaces.in_value(target),
+            _ => own,
         };
-        // SAFETY: `global` is live.
-        let name = unsafe { value_name(global) };
         self.addrspace(
             Location {
                 source: None,
-                scope: Scope::Global(name),
+                scope: Scope::Global(global.name()),
             },
             space,
         );
     }
 
-    fn function(&mut self, function: FunctionValue<'_>) {
-        let f = function.as_value_ref();
+    fn function(&mut self, function: FunctionValue<'m>) {
+        let f = Func::of(function);
         // The function's own address space, then its signature (params, return).
-        // SAFETY: `f` is a live function.
-        let space = unsafe {
-            let own = self.spaces.in_value(f);
-            if own != 0 {
-                own
-            } else {
-                self.spaces.in_type(LLVMGlobalGetValueType(f))
-            }
+        let own = self.spaces.in_value(f.as_value());
+        let space = if own != 0 {
+            own
+        } else {
+            self.spaces.in_type(f.fn_type())
         };
         self.addrspace(Location::of_function(function), space);
 
@@ -203,50 +157,37 @@ impl Checker {
         }
     }
 
-    fn instruction(&mut self, inst: InstructionValue<'_>) {
-        let raw = inst.as_value_ref();
-        // SAFETY: `raw` is a live instruction.
-        let opcode = unsafe { LLVMGetInstructionOpcode(raw) };
+    fn instruction(&mut self, inst: InstructionValue<'m>) {
+        let v = Value::of(inst);
+        let opcode = v.opcode();
         if let Some((construct, why)) = forbidden_opcode(opcode) {
             let message = format!("gimso does not support `{construct}`: {why}");
             self.push(Location::of_instruction(inst), construct, message);
         }
         match opcode {
-            LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => {
-                // SAFETY: `raw` is a live call/invoke (callbr was rejected above).
-                unsafe { self.inline_asm(inst) };
+            Opcode::LLVMCall | Opcode::LLVMInvoke => {
+                self.inline_asm(inst);
                 self.intrinsic(inst);
             }
-            LLVMOpcode::LLVMAlloca => {
-                // SAFETY: `raw` is a live alloca of the module, whose context
-                // is `self.ctx` and outlives this checker.
-                let inalloca = unsafe { self.inalloca.is_inalloca(self.ctx, raw) };
-                if inalloca {
-                    let message = "gimso does not support `alloca inalloca`: it exists only for \
-                                   the 32-bit Windows C++ ABI"
-                        .to_owned();
-                    self.push(Location::of_instruction(inst), "alloca inalloca", message);
-                }
+            Opcode::LLVMAlloca if self.inalloca.is_inalloca(v) => {
+                let message = "gimso does not support `alloca inalloca`: it exists only for the \
+                               32-bit Windows C++ ABI"
+                    .to_owned();
+                self.push(Location::of_instruction(inst), "alloca inalloca", message);
             }
             _ => {}
         }
-        // SAFETY: `raw` is live; each accessor is only called on its opcode.
-        let space = unsafe { self.instruction_addrspace(raw, opcode) };
+        let space = self.instruction_addrspace(v, opcode);
         self.addrspace(Location::of_instruction(inst), space);
     }
 
     /// Rejects a call to an intrinsic that touches memory and has no checked
     /// form.
-    fn intrinsic(&mut self, inst: InstructionValue<'_>) {
-        // SAFETY: `inst` is a live call site; a direct callee is a Function.
-        let callee = unsafe { LLVMGetCalledValue(inst.as_value_ref()) };
-        // SAFETY: `callee` is live; the cast only succeeds for functions.
-        if callee.is_null() || unsafe { LLVMIsAFunction(callee).is_null() } {
+    fn intrinsic(&mut self, inst: InstructionValue<'m>) {
+        let Some(callee) = Value::of(inst).called_value().as_func() else {
             return;
-        }
-        // SAFETY: `callee` is a live function of the module.
-        let function = unsafe { FunctionValue::new(callee) };
-        let Some(function) = function else { return };
+        };
+        let function = callee.to_inkwell();
         if let Some(IntrinsicClass::Rejected(why)) = crate::intrinsics::classify(function) {
             let name = function.get_name().to_string_lossy().into_owned();
             let message = format!("gimso does not support the intrinsic `{name}`: {why}");
@@ -255,18 +196,13 @@ impl Checker {
     }
 
     /// Rejects a call to inline asm unless it is safe ([`crate::asm_safety`]).
-    ///
-    /// # Safety
-    /// `inst` must be a live `call` or `invoke`.
-    unsafe fn inline_asm(&mut self, inst: InstructionValue<'_>) {
-        // SAFETY: `inst` is a live call site (caller).
-        let callee = unsafe { LLVMGetCalledValue(inst.as_value_ref()) };
-        // SAFETY: `callee` is live; only `InlineAsm` values reach the printer.
-        if callee.is_null() || unsafe { LLVMIsAInlineAsm(callee).is_null() } {
+    /// `inst` is a `call` or `invoke`.
+    fn inline_asm(&mut self, inst: InstructionValue<'m>) {
+        let callee = Value::of(inst).called_value();
+        if !callee.is_inline_asm() {
             return;
         }
-        // SAFETY: `callee` is an `InlineAsm`.
-        let (raw, constraints, intel) = unsafe { inline_asm_parts(callee) };
+        let (raw, constraints, intel) = callee.inline_asm_parts();
         let Some(why) = crate::asm_safety::refusal(&raw, &constraints, intel) else {
             return;
         };
@@ -287,56 +223,40 @@ impl Checker {
 
     /// The first non-zero address space in the instruction's result, its
     /// operands (through constant expressions), or the types it names.
-    ///
-    /// # Safety
-    /// `raw` must be a live instruction with opcode `opcode`.
-    unsafe fn instruction_addrspace(&mut self, raw: LLVMValueRef, opcode: LLVMOpcode) -> u32 {
-        // SAFETY: `raw` is live (caller); the per-opcode type accessors match
-        // the opcode, and operand indices are in range.
-        unsafe {
-            let mut space = self.spaces.in_value(raw);
-            let operands = LLVMGetNumOperands(raw).max(0) as u32;
-            let mut i = 0;
-            while space == 0 && i < operands {
-                space = self.spaces.in_value(LLVMGetOperand(raw, i));
-                i += 1;
-            }
-            if space != 0 {
-                return space;
-            }
-            let named = match opcode {
-                LLVMOpcode::LLVMAlloca => LLVMGetAllocatedType(raw),
-                LLVMOpcode::LLVMGetElementPtr => LLVMGetGEPSourceElementType(raw),
-                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => {
-                    LLVMGetCalledFunctionType(raw)
-                }
-                _ => return 0,
-            };
-            if named.is_null() {
-                0
-            } else {
-                self.spaces.in_type(named)
-            }
+    fn instruction_addrspace(&mut self, inst: Value<'m>, opcode: Opcode) -> u32 {
+        let space = std::iter::once(inst)
+            .chain(inst.operands())
+            .map(|v| self.spaces.in_value(v))
+            .find(|&a| a != 0);
+        if let Some(space) = space {
+            return space;
         }
+        let named = match opcode {
+            Opcode::LLVMAlloca => inst.allocated_type(),
+            Opcode::LLVMGetElementPtr => inst.gep_source_type(),
+            Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr => inst.called_fn_type(),
+            _ => return 0,
+        };
+        self.spaces.in_type(named)
     }
 }
 
 /// Instructions rejected outright, with the reason (spec: "Other
 /// Call-Related Instructions").
-fn forbidden_opcode(opcode: LLVMOpcode) -> Option<(&'static str, &'static str)> {
+fn forbidden_opcode(opcode: Opcode) -> Option<(&'static str, &'static str)> {
     const FUNCLET: &str = "it belongs to funclet-based (Windows) exception handling; gimso \
                            supports only Itanium `landingpad`/`resume`";
     Some(match opcode {
-        LLVMOpcode::LLVMCallBr => (
+        Opcode::LLVMCallBr => (
             "callbr",
             "`asm goto` is inline assembly that can branch, and only an empty, non-branching \
              inline asm is safe",
         ),
-        LLVMOpcode::LLVMCatchSwitch => ("catchswitch", FUNCLET),
-        LLVMOpcode::LLVMCatchPad => ("catchpad", FUNCLET),
-        LLVMOpcode::LLVMCleanupPad => ("cleanuppad", FUNCLET),
-        LLVMOpcode::LLVMCatchRet => ("catchret", FUNCLET),
-        LLVMOpcode::LLVMCleanupRet => ("cleanupret", FUNCLET),
+        Opcode::LLVMCatchSwitch => ("catchswitch", FUNCLET),
+        Opcode::LLVMCatchPad => ("catchpad", FUNCLET),
+        Opcode::LLVMCleanupPad => ("cleanuppad", FUNCLET),
+        Opcode::LLVMCatchRet => ("catchret", FUNCLET),
+        Opcode::LLVMCleanupRet => ("cleanupret", FUNCLET),
         _ => return None,
     })
 }

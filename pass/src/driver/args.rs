@@ -2,13 +2,13 @@
 //! what the front half (preprocess and compile to IR), the back half
 //! (compile the translated IR) and the linker need.
 //!
-//! Unknown options are an error naming them rather than being passed on
-//! blindly: an option the driver does not understand might undo the
-//! guarantees (sanitizers, other runtimes, `-fno-...` that re-enable UB
-//! folding) or mean an output the pipeline cannot produce.
+//! What each option is (refused, a mode, a setting, or which half gets
+//! it) is [`super::flag_table`]'s; this module applies it in order.
 
 use std::fmt;
 use std::path::PathBuf;
+
+use super::flag_table::{Disposition, Flag, Form, Forward, Produce, Setting, lookup};
 
 /// What the invocation produces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,14 +27,6 @@ pub enum Mode {
     /// (`-dumpversion`, `-dumpmachine`, `-print-…`, `-Wl,--version` alone):
     /// clang's answer, as the flags given.
     Query(Vec<String>),
-}
-
-/// Whether `arg` only asks the compiler a question (autoconf's and CMake's
-/// probes, Makefiles reading `$(CC) -dumpversion`).
-fn is_query(arg: &str) -> bool {
-    matches!(arg, "-dumpversion" | "-dumpfullversion" | "-dumpmachine")
-        || arg.starts_with("-print-")
-        || arg.starts_with("--print-")
 }
 
 /// One input on the command line, in order.
@@ -96,29 +88,6 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
-/// Options that take their value as the next argument (or glued on).
-const WITH_VALUE: &[&str] = &[
-    "-I", "-D", "-U", "-L", "-l", "-o", "-x", "-include", "-isystem", "-MF", "-MT", "-MQ",
-];
-
-/// `-f` options that would undo gimso's guarantees or its pipeline.
-const REFUSED_F: &[(&str, &str)] = &[
-    (
-        "-fsanitize",
-        "gimso is itself the memory-safety runtime; it does not combine with sanitizers",
-    ),
-    (
-        "-fdelete-null-pointer-checks",
-        "it lets the optimiser delete the checks gimso must keep",
-    ),
-    (
-        "-fprofile-instr-generate",
-        "instrumented profiling runtimes are not supported",
-    ),
-    ("-fcoverage-mapping", "coverage runtimes are not supported"),
-    ("-fxray", "XRay is not supported"),
-];
-
 /// Parses `args` (without the program name).
 pub fn parse(args: &[String]) -> Result<Invocation, ArgError> {
     parse_as(args, false)
@@ -150,98 +119,22 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
                 .push(classify_input(arg, language.as_deref(), inv.cxx)?);
             continue;
         }
-        // Options with a value, glued (`-Ifoo`) or separate (`-I foo`).
-        if let Some(flag) = WITH_VALUE.iter().find(|f| arg.starts_with(**f)) {
-            let value = if arg.len() > flag.len() {
-                arg[flag.len()..].to_owned()
-            } else {
+        let flag = lookup(arg).ok_or_else(|| ArgError(format!("unsupported option '{arg}'")))?;
+        let value = match flag.form {
+            Form::Exact => None,
+            Form::Prefix => Some(arg[flag.name.len()..].to_owned()),
+            Form::Value(_) if arg.len() > flag.name.len() => {
+                Some(arg[flag.name.len()..].to_owned())
+            }
+            Form::Value(_) | Form::NextValue => {
                 let v = args
                     .get(i)
-                    .ok_or_else(|| ArgError(format!("missing value after '{flag}'")))?;
+                    .ok_or_else(|| ArgError(format!("missing value after '{}'", flag.name)))?;
                 i += 1;
-                v.clone()
-            };
-            match *flag {
-                "-o" => inv.output = Some(PathBuf::from(value)),
-                "-l" => inv.inputs.push(Input::Library(value)),
-                "-L" => inv.link_flags.push(format!("-L{value}")),
-                "-x" => {
-                    match value.as_str() {
-                        "none" => {}
-                        "c" => inv.cxx = false,
-                        "c++" => inv.cxx = true,
-                        _ => {
-                            return Err(ArgError(format!(
-                                "language '{value}' is not supported by gimso (C and C++ only)"
-                            )));
-                        }
-                    }
-                    language = (value != "none").then_some(value);
-                }
-                "-include" | "-isystem" | "-MF" | "-MT" | "-MQ" => {
-                    inv.compile_flags.push(flag.to_string());
-                    inv.compile_flags.push(value);
-                }
-                _ => inv.compile_flags.push(format!("{flag}{value}")),
+                Some(v.clone())
             }
-            continue;
-        }
-        match arg.as_str() {
-            "-c" => inv.mode = Mode::Compile,
-            "-S" => inv.mode = Mode::Assemble,
-            "-E" => inv.mode = Mode::Preprocess,
-            "--version" => inv.mode = Mode::Version,
-            a if is_query(a) => match &mut inv.mode {
-                Mode::Query(q) => q.push(a.to_owned()),
-                _ => inv.mode = Mode::Query(vec![a.to_owned()]),
-            },
-            "-v" => inv.verbose = true,
-            "-fgimso-direct-calls" => inv.direct_calls = true,
-            "-fno-gimso-direct-calls" => inv.direct_calls = false,
-            "-fgimso-exposed-provenance" => inv.exposed_provenance = true,
-            "-fno-gimso-exposed-provenance" => inv.exposed_provenance = false,
-            "-emit-llvm" => inv.emit_llvm = true,
-            "--gimso-libdir" => {
-                let v = args
-                    .get(i)
-                    .ok_or_else(|| ArgError("missing value after '--gimso-libdir'".to_owned()))?;
-                i += 1;
-                inv.gimso_libdir = Some(PathBuf::from(v));
-            }
-            a if a.starts_with("--gimso-libdir=") => {
-                inv.gimso_libdir = Some(PathBuf::from(&a["--gimso-libdir=".len()..]));
-            }
-            "-pthread" => {
-                inv.compile_flags.push(arg.clone());
-                inv.link_flags.push(arg.clone());
-            }
-            "-static" | "-rdynamic" | "-shared" => inv.link_flags.push(arg.clone()),
-            "-MD" | "-MMD" | "-MP" | "-M" | "-MM" | "-w" | "-pedantic" | "-pedantic-errors"
-            | "-ansi" => inv.compile_flags.push(arg.clone()),
-            a if a.starts_with("-O") => {
-                let level = &a[2..];
-                inv.opt_level = match level {
-                    "" => "1".to_owned(),
-                    "0" | "1" | "2" | "3" | "s" | "z" => level.to_owned(),
-                    "fast" => "3".to_owned(),
-                    other => {
-                        return Err(ArgError(format!("unknown optimisation level '-O{other}'")));
-                    }
-                };
-            }
-            a if a.starts_with("-Wl,") => inv.link_flags.push(a.to_owned()),
-            a if a.starts_with("-W") || a.starts_with("-std=") || a.starts_with("-g") => {
-                inv.compile_flags.push(a.to_owned())
-            }
-            a if a.starts_with("-f") => {
-                if let Some((_, why)) = REFUSED_F.iter().find(|(p, _)| a.starts_with(p)) {
-                    return Err(ArgError(format!("option '{a}' is not supported: {why}")));
-                }
-                inv.compile_flags.push(a.to_owned());
-            }
-            a if a.starts_with("-m") => inv.compile_flags.push(a.to_owned()),
-            other => return Err(ArgError(format!("unsupported option '{other}'"))),
-        }
+        };
+        apply(&mut inv, &mut language, flag, arg, value)?;
     }
     if matches!(inv.mode, Mode::Query(_)) {
         return Ok(inv);
@@ -254,11 +147,10 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
         }
         // `cc -Wl,--version` alone: the linker's version (CMake and
         // libtool ask which linker is underneath).
-        let linker_version = ["-Wl,--version", "-Wl,-v", "-Wl,-V"];
         if inv
             .link_flags
             .iter()
-            .any(|f| linker_version.contains(&f.as_str()))
+            .any(|f| lookup(f).is_some_and(|e| e.disposition == Disposition::LinkerVersion))
         {
             inv.mode = Mode::Query(inv.link_flags.clone());
             return Ok(inv);
@@ -284,6 +176,85 @@ pub fn parse_as(args: &[String], cxx: bool) -> Result<Invocation, ArgError> {
         ));
     }
     Ok(inv)
+}
+
+/// Does what `flag` (given as `arg`, with `value` when it takes one) says.
+fn apply(
+    inv: &mut Invocation,
+    language: &mut Option<String>,
+    flag: &Flag,
+    arg: &str,
+    given: Option<String>,
+) -> Result<(), ArgError> {
+    let value = || given.clone().unwrap_or_default();
+    // How the option reaches clang: as given, or rebuilt from its value.
+    let forwarded = || match flag.form {
+        Form::Value(Forward::Glued) => vec![format!("{}{}", flag.name, value())],
+        Form::Value(Forward::Split) => vec![flag.name.to_owned(), value()],
+        _ => vec![arg.to_owned()],
+    };
+    match flag.disposition {
+        Disposition::Produce(p) => {
+            inv.mode = match p {
+                Produce::Compile => Mode::Compile,
+                Produce::Assemble => Mode::Assemble,
+                Produce::Preprocess => Mode::Preprocess,
+                Produce::Version => Mode::Version,
+            }
+        }
+        Disposition::Query => match &mut inv.mode {
+            Mode::Query(q) => q.push(arg.to_owned()),
+            _ => inv.mode = Mode::Query(vec![arg.to_owned()]),
+        },
+        Disposition::Setting(s) => match s {
+            Setting::Verbose => inv.verbose = true,
+            Setting::DirectCalls(on) => inv.direct_calls = on,
+            Setting::ExposedProvenance(on) => inv.exposed_provenance = on,
+            Setting::EmitLlvm => inv.emit_llvm = true,
+        },
+        Disposition::RuntimeDir => inv.gimso_libdir = Some(PathBuf::from(value())),
+        Disposition::Output => inv.output = Some(PathBuf::from(value())),
+        Disposition::Library => inv.inputs.push(Input::Library(value())),
+        Disposition::Language => {
+            let value = value();
+            match value.as_str() {
+                "none" => {}
+                "c" => inv.cxx = false,
+                "c++" => inv.cxx = true,
+                _ => {
+                    return Err(ArgError(format!(
+                        "language '{value}' is not supported by gimso (C and C++ only)"
+                    )));
+                }
+            }
+            *language = (value != "none").then_some(value);
+        }
+        Disposition::OptLevel => {
+            let level = value();
+            inv.opt_level = match level.as_str() {
+                "" => "1".to_owned(),
+                "0" | "1" | "2" | "3" | "s" | "z" => level,
+                "fast" => "3".to_owned(),
+                other => {
+                    return Err(ArgError(format!("unknown optimisation level '-O{other}'")));
+                }
+            };
+        }
+        Disposition::Refused(why) => {
+            return Err(ArgError(format!("option '{arg}' is not supported: {why}")));
+        }
+        Disposition::Link | Disposition::LinkerVersion => inv.link_flags.extend(forwarded()),
+        Disposition::FrontAndLink => {
+            inv.compile_flags.extend(forwarded());
+            inv.link_flags.extend(forwarded());
+        }
+        Disposition::Front(_)
+        | Disposition::Debug(_)
+        | Disposition::SharedCode
+        | Disposition::DependenciesOnly
+        | Disposition::ChoosesLinker => inv.compile_flags.extend(forwarded()),
+    }
+    Ok(())
 }
 
 fn classify_input(arg: &str, language: Option<&str>, cxx: bool) -> Result<Input, ArgError> {

@@ -1,8 +1,10 @@
 //! What the driver adds to clang's command lines, and what it reads
-//! from the user's flags.
+//! from the user's flags (through [`flag_table`]).
 
 use std::ffi::OsString;
 use std::path::Path;
+
+use super::flag_table::{self, Back};
 
 /// Flags added to the front half, after the user's own (so they win), that
 /// keep the program the user wrote visible to the checks at every `-O`
@@ -112,97 +114,42 @@ pub const BACK_HALF_FLAGS: &[&str] = &["-Qunused-arguments", "-mllvm", "-trap-un
 /// System libraries linked after `libgimso.a`.
 pub const RUNTIME_DEPS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
-pub(super) fn has_flag(flags: &[String], names: &[&str]) -> bool {
+/// clang's option naming the linker by its path: the link gets it for the
+/// fastest linker installed, unless the user chose one.
+pub const LD_PATH: &str = "--ld-path=";
+
+fn has_flag(flags: &[String], names: &[&str]) -> bool {
     flags.iter().any(|f| names.contains(&f.as_str()))
 }
 
-/// Whether the user asked for debug info: the last of `-g`, `-g1`…,
-/// `-ggdb…`, `-gdwarf…`, `-gline-…`, `-gfull` (on) and `-g0`, `-ggdb0`
-/// (off). Modifiers such as `-gsplit-dwarf` or `-gz` do not count.
+/// Whether the user asked for debug info: the last option that turns it
+/// on (`-g`, `-g1`…, `-ggdb…`, `-gdwarf…`, `-gline-…`, `-gfull`) or off
+/// (`-g0`, `-ggdb0`) wins. Modifiers such as `-gsplit-dwarf` or `-gz` do
+/// not count ([`flag_table::debug_of`]).
 pub fn wants_debug(flags: &[String]) -> bool {
-    let mut on = false;
-    for f in flags {
-        match f.as_str() {
-            "-g0" | "-ggdb0" => on = false,
-            "-g" | "-g1" | "-g2" | "-g3" | "-gfull" | "-gused" => on = true,
-            f if f.starts_with("-ggdb") || f.starts_with("-gdwarf") || f.starts_with("-gline-") => {
-                on = true
-            }
-            _ => {}
-        }
-    }
-    on
+    flags
+        .iter()
+        .rev()
+        .find_map(|f| flag_table::debug_of(f))
+        .unwrap_or(false)
 }
 
-/// The user's options that also concern code generation from bitcode:
-/// every `-f…` (except `-flto…`, which would make the object bitcode
-/// again), `-m…` and `-g…` option.
 /// Whether the back half can run in process: none of the user's flags
 /// changes code generation beyond what the module already records
 /// (function attributes, PIC/PIE levels, debug info). Target options
-/// (`-m…`), section layout, sanitizers, profiling or LTO send the
-/// translated bitcode through clang instead.
+/// (`-m…`), section layout, sanitizers or profiling send the translated
+/// bitcode through clang instead ([`Back::Clang`] in the flag table).
 pub fn in_process_back_half(flags: &[String]) -> bool {
-    const RECORDED: &[&str] = &[
-        "-fno-omit-frame-pointer",
-        "-fomit-frame-pointer",
-        "-fPIC",
-        "-fpic",
-        "-fPIE",
-        "-fpie",
-        "-fno-pic",
-        "-fno-pie",
-        "-fno-PIC",
-        "-fno-PIE",
-        "-fstrict-aliasing",
-        "-fno-strict-aliasing",
-        "-fwrapv",
-        "-fno-wrapv",
-        "-fcommon",
-        "-fno-common",
-        "-fsigned-char",
-        "-funsigned-char",
-        "-finline",
-        "-fno-inline",
-        "-funroll-loops",
-        "-fno-unroll-loops",
-        "-fno-delete-null-pointer-checks",
-        "-fexceptions",
-        "-fno-exceptions",
-        "-funwind-tables",
-        "-fasynchronous-unwind-tables",
-        "-fcolor-diagnostics",
-        "-fno-color-diagnostics",
-    ];
-    const RECORDED_PREFIXES: &[&str] = &[
-        "-fno-builtin",
-        "-fbuiltin",
-        "-fdiagnostics-",
-        "-fmessage-length",
-        "-fvisibility",
-        "-fstack-protector",
-        "-fno-stack-protector",
-        "-ftrivial-auto-var-init",
-        "-fno-fast-math",
-        "-fmacro-prefix-map",
-        "-fdebug-prefix-map",
-        "-ffile-prefix-map",
-    ];
-    back_half_user_flags(flags).iter().all(|f| {
-        (f.starts_with("-g") && !f.starts_with("-gsplit-dwarf") && !f.starts_with("-gz"))
-            || RECORDED.contains(&f.as_str())
-            || RECORDED_PREFIXES.iter().any(|p| f.starts_with(p))
-    })
+    flags.iter().all(|f| flag_table::back_of(f) != Back::Clang)
 }
 
+/// The user's options that also concern code generation from bitcode
+/// (`-fPIC`, `-ffunction-sections`, `-march=…`, `-g`; not `-flto`, which
+/// would make the object bitcode again).
 pub fn back_half_user_flags(flags: &[String]) -> Vec<String> {
     flags
         .iter()
-        .filter(|f| {
-            (f.starts_with("-f") && !f.starts_with("-flto") && !f.starts_with("-fno-lto"))
-                || f.starts_with("-m")
-                || f.starts_with("-g")
-        })
+        .filter(|f| flag_table::back_of(f) != Back::Skipped)
         .cloned()
         .collect()
 }

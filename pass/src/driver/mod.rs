@@ -1,5 +1,7 @@
 //! The `gimso-cc` driver (docs/gimso-cc.md): a drop-in C compiler command line.
 //!
+//! - [`flag_table`]: every option the driver knows, and what becomes of it
+//!   (refused, a mode, a setting, or which half of the pipeline gets it).
 //! - [`args`]: the command line, parsed into an [`args::Invocation`].
 //! - [`pipeline`]: running it: `clang-16 -O<n> -emit-llvm` (with the
 //!   [`flags`] that keep UB-based deletions away from memory operations) →
@@ -14,6 +16,7 @@ pub mod args;
 pub mod diagnostics;
 pub mod environment;
 pub mod errors;
+pub mod flag_table;
 pub mod flags;
 pub mod link_errors;
 pub mod panics;

@@ -34,11 +34,7 @@ pub(super) fn with_panic_state(f: impl FnOnce(&mut PanicState)) {
 /// instead of aborting. The binary installs it; [`run_pass`](super::pass_step::run_pass) also catches
 /// panics itself where unwinding is enabled (tests).
 pub fn install_panic_hook() {
-    // SAFETY: installs a plain function; LLVM calls it with a valid
-    // NUL-terminated reason before exiting.
-    unsafe {
-        inkwell::llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(llvm_fatal_error))
-    };
+    crate::llvm::install_fatal_error_handler(llvm_fatal_error);
     std::panic::set_hook(Box::new(|info| {
         let place = info
             .location()
@@ -50,15 +46,7 @@ pub fn install_panic_hook() {
 
 /// LLVM's `report_fatal_error` (it exits afterwards): the same internal
 /// compiler error as a panic.
-extern "C" fn llvm_fatal_error(reason: *const std::ffi::c_char) {
-    let reason = if reason.is_null() {
-        "unknown".to_owned()
-    } else {
-        // SAFETY: LLVM passes a valid NUL-terminated string.
-        unsafe { std::ffi::CStr::from_ptr(reason) }
-            .to_string_lossy()
-            .into_owned()
-    };
+fn llvm_fatal_error(reason: &str) {
     internal_exit(&format!("LLVM fatal error: {reason}"));
 }
 

@@ -35,6 +35,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::flag_table::{Disposition, front_has};
 use super::{
     environment::*, errors::*, flags::*, link_errors::*, pass_step::*, temp::*, toolchain::*,
 };
@@ -95,7 +96,13 @@ impl Driver<'_> {
                 self.status(cmd)
             }
             Mode::Preprocess => self.preprocess(),
-            _ if has_flag(&inv.compile_flags, &["-M", "-MM"]) => self.preprocess(),
+            _ if inv
+                .compile_flags
+                .iter()
+                .any(|f| front_has(f, Disposition::DependenciesOnly)) =>
+            {
+                self.preprocess()
+            }
             Mode::Compile | Mode::Assemble => self.compile_only(),
             Mode::Link => self.compile_and_link(),
         }
@@ -105,7 +112,8 @@ impl Driver<'_> {
     /// installed ([`fast_linker`]).
     fn choose_linker(&self, cmd: &mut Command) {
         let inv = self.inv;
-        let chosen = |f: &&String| f.starts_with("-fuse-ld=") || f.starts_with("--ld-path=");
+        let chosen =
+            |f: &&String| front_has(f, Disposition::ChoosesLinker) || f.starts_with(LD_PATH);
         if !inv
             .compile_flags
             .iter()
@@ -113,7 +121,7 @@ impl Driver<'_> {
             .any(|f| chosen(&f))
         {
             if let Some(ld) = fast_linker() {
-                cmd.arg(format!("--ld-path={}", ld.display()));
+                cmd.arg(format!("{LD_PATH}{}", ld.display()));
             }
         }
         cmd.args(inv.compile_flags.iter().filter(chosen));
@@ -408,7 +416,7 @@ impl Driver<'_> {
                 implicit_null_checks: !inv
                     .compile_flags
                     .iter()
-                    .any(|f| matches!(f.as_str(), "-fPIC" | "-fpic")),
+                    .any(|f| front_has(f, Disposition::SharedCode)),
             },
         )?;
 

@@ -860,4 +860,51 @@ impl<'m> Value<'m> {
         // SAFETY: a global variable (checked) the caller is done with.
         unsafe { LLVMDeleteGlobal(self.raw()) }
     }
+    /// The resolver of an ifunc (`None` if it has none yet).
+    ///
+    /// # Panics
+    /// If this is not an ifunc.
+    pub fn ifunc_resolver(self) -> Option<Value<'m>> {
+        assert!(
+            self.value_kind() == ValueKind::LLVMGlobalIFuncValueKind,
+            "ifunc_resolver of a value that is not an ifunc"
+        );
+        // SAFETY: an ifunc (checked); null when it has no resolver.
+        unsafe { Value::from_raw(LLVMGetGlobalIFuncResolver(self.raw())) }
+    }
+    /// The source position debug info gives an instruction (its `!dbg`), a
+    /// function (its `DISubprogram`) or a global variable (its
+    /// `DIGlobalVariable`): file, directory, line and column, empty or 0
+    /// where there is none (the column is known for instructions only).
+    ///
+    /// # Panics
+    /// If this is none of those kinds.
+    pub fn source_position(self) -> (String, String, u32, u32) {
+        assert!(
+            self.is_instruction() || self.is_function() || self.is_global_variable(),
+            "source_position of a value that is not an instruction, function or global variable"
+        );
+        let copy = |p: *const std::ffi::c_char, len: u32| {
+            if p.is_null() || len == 0 {
+                return String::new();
+            }
+            // SAFETY: LLVM hands back `len` bytes owned by the debug info,
+            // copied at once.
+            let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len as usize) };
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        let (mut file_len, mut dir_len) = (0u32, 0u32);
+        // SAFETY: one of the kinds these accessors accept (checked); each
+        // returns null or a borrowed (pointer, length) pair.
+        unsafe {
+            let file = LLVMGetDebugLocFilename(self.raw(), &mut file_len);
+            let dir = LLVMGetDebugLocDirectory(self.raw(), &mut dir_len);
+            (
+                copy(file, file_len),
+                copy(dir, dir_len),
+                LLVMGetDebugLocLine(self.raw()),
+                LLVMGetDebugLocColumn(self.raw()),
+            )
+        }
+    }
 }
