@@ -11,22 +11,21 @@
 //! also holds pointers: the value is loaded as `ptr` from the temporary and
 //! results are stored back as `ptr`, so capabilities travel with them.
 
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use std::collections::HashSet;
 
-use inkwell::llvm_sys::core::*;
 use inkwell::module::Module;
+
+use crate::llvm::{Opcode, Ordering, RmwOp, TypeKind, ValueKind};
 
 use crate::translate::ll::{Ll, V};
 
 /// Rewrites the function bodies of `module`; returns how many atomics
 /// became pointer atomics.
 pub fn rewrite(module: &Module<'_>) -> usize {
-    // SAFETY: `module` is live for this call and only its handles are used.
-    let ll = unsafe { Ll::new(module.as_mut_ptr()) };
+    let ll = Ll::new(module);
     let mut n = 0;
     for f in ll.functions() {
-        n += rewrite_function(&ll, f);
+        n += rewrite_function(&ll, *f);
     }
     n
 }
@@ -96,22 +95,13 @@ fn as_ptr<'m>(ll: &Ll<'m>, v: V<'m>, slots: &HashSet<V<'m>>, at: V<'m>) -> V<'m>
 }
 
 fn position_before<'m>(ll: &Ll<'m>, at: V<'m>) {
-    // SAFETY: `at` is a live instruction of the module `ll` works on.
-    unsafe { LLVMPositionBuilderBefore(ll.builder_ref(), at) }
+    ll.position_before(at);
 }
 
 /// Replaces the i64 result `old` by pointer `new`: stores of it store the
 /// pointer; other uses get its `ptrtoint`.
 fn replace_result<'m>(ll: &Ll<'m>, old: V<'m>, new: V<'m>) {
-    let mut uses = Vec::new();
-    // SAFETY: `old` is a live value; its use list is read before changes.
-    unsafe {
-        let mut u = LLVMGetFirstUse(old);
-        while !u.is_null() {
-            uses.push(LLVMGetUser(u));
-            u = LLVMGetNextUse(u);
-        }
-    }
+    let uses = old.users();
     let mut other = false;
     for user in uses {
         if user.opcode() == Opcode::LLVMStore && user.operand(0) == old {
@@ -123,9 +113,9 @@ fn replace_result<'m>(ll: &Ll<'m>, old: V<'m>, new: V<'m>) {
     if other {
         // After `new`'s definition: right before the first remaining user
         // is not known to dominate, so after the defining instruction.
-        // SAFETY: `new` is a live instruction followed by another one (its
-        // block has a terminator after it).
-        let next = unsafe { LLVMGetNextInstruction(new) };
+        // `new` is followed by another instruction: its block has a
+        // terminator after it.
+        let next = new.next_instruction().expect("a terminator after it");
         position_before(ll, next);
         let i = ll.ptrtoint(new, ll.i64());
         // Restore the operand of our own ptrtoint after the RAUW.
@@ -141,39 +131,19 @@ fn cmpxchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     }
     let np = as_ptr(ll, nv, slots, i);
     let ep = as_ptr(ll, e, &HashSet::new(), i);
-    // SAFETY: builder positioned before `i`; operands are of the right
-    // types; orderings are copied from `i`.
-    let new = unsafe {
-        let c = LLVMBuildAtomicCmpXchg(
-            ll.builder_ref(),
-            p,
-            ep,
-            np,
-            LLVMGetCmpXchgSuccessOrdering(i),
-            LLVMGetCmpXchgFailureOrdering(i),
-            0,
-        );
-        LLVMSetWeak(c, LLVMGetWeak(i));
-        LLVMSetVolatile(c, LLVMGetVolatile(i));
-        LLVMSetAlignment(c, 8);
-        c
-    };
+    // Builder positioned before `i`; orderings copied from it.
+    let new = ll.cmpxchg(p, ep, np, i.cmpxchg_orderings());
+    new.set_cmpxchg_weak(i.cmpxchg_weak());
+    new.set_volatile(i.is_volatile());
+    new.set_alignment(8);
     // Users are extractvalue 0 (old value) and 1 (success).
-    let mut users = Vec::new();
-    // SAFETY: `i` is live; its use list is read before changes.
-    unsafe {
-        let mut u = LLVMGetFirstUse(i);
-        while !u.is_null() {
-            users.push(LLVMGetUser(u));
-            u = LLVMGetNextUse(u);
-        }
-    }
-    for user in users {
+    for user in i.users() {
         if user.opcode() != Opcode::LLVMExtractValue {
             continue;
         }
-        // SAFETY: `user` is an extractvalue with one index.
-        let idx = unsafe { *LLVMGetIndices(user) };
+        let Some(&idx) = user.indices().first() else {
+            continue;
+        };
         position_before(ll, user);
         let part = ll.extract_value(new, idx);
         if idx == 0 {
@@ -181,19 +151,18 @@ fn cmpxchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
         } else {
             user.replace_all_uses_with(part);
         }
-        // SAFETY: `user` has no uses left.
-        unsafe { LLVMInstructionEraseFromParent(user) };
+        // SAFETY: `user` has no uses left, and its handle is dropped here.
+        unsafe { user.erase() };
     }
     if !i.has_uses() {
-        // SAFETY: no uses remain.
-        unsafe { LLVMInstructionEraseFromParent(i) };
+        // SAFETY: no uses remain, and the caller drops its handle.
+        unsafe { i.erase() };
     }
     true
 }
 
 fn xchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
-    // SAFETY: `i` is an atomicrmw.
-    let op = unsafe { LLVMGetAtomicRMWBinOp(i) };
+    let op = i.rmw_op();
     let v = i.operand(1);
     if op != RmwOp::LLVMAtomicRMWBinOpXchg
         || !is_i64(ll, v)
@@ -203,16 +172,13 @@ fn xchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     }
     let vp = as_ptr(ll, v, slots, i);
     let p = i.operand(0);
-    // SAFETY: builder positioned before `i`; ordering copied.
-    let new = unsafe {
-        let r = LLVMBuildAtomicRMW(ll.builder_ref(), op, p, vp, LLVMGetOrdering(i), 0);
-        LLVMSetAlignment(r, 8);
-        r
-    };
+    // Builder positioned before `i`; ordering copied.
+    let new = ll.atomic_rmw(op, p, vp, i.ordering());
+    new.set_alignment(8);
     replace_result(ll, i, new);
     if !i.has_uses() {
-        // SAFETY: no uses remain.
-        unsafe { LLVMInstructionEraseFromParent(i) };
+        // SAFETY: no uses remain, and the caller drops its handle.
+        unsafe { i.erase() };
     }
     true
 }
@@ -223,18 +189,12 @@ fn load<'m>(ll: &Ll<'m>, i: V<'m>, ptr_loaded: &HashSet<V<'m>>) -> bool {
     }
     // Only when the value is parked in a slot that is read as a pointer.
     let mut parked = false;
-    // SAFETY: `i` is live; its use list is only read.
-    unsafe {
-        let mut u = LLVMGetFirstUse(i);
-        while !u.is_null() {
-            let user = LLVMGetUser(u);
-            if user.opcode() == Opcode::LLVMStore
-                && user.operand(0) == i
-                && ptr_loaded.contains(&user.operand(1))
-            {
-                parked = true;
-            }
-            u = LLVMGetNextUse(u);
+    for user in i.users() {
+        if user.opcode() == Opcode::LLVMStore
+            && user.operand(0) == i
+            && ptr_loaded.contains(&user.operand(1))
+        {
+            parked = true;
         }
     }
     if !parked {
@@ -246,8 +206,8 @@ fn load<'m>(ll: &Ll<'m>, i: V<'m>, ptr_loaded: &HashSet<V<'m>>) -> bool {
     new.set_volatile(i.is_volatile());
     replace_result(ll, i, new);
     if !i.has_uses() {
-        // SAFETY: no uses remain.
-        unsafe { LLVMInstructionEraseFromParent(i) };
+        // SAFETY: no uses remain, and the caller drops its handle.
+        unsafe { i.erase() };
     }
     true
 }
@@ -261,7 +221,7 @@ fn store<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     let s = ll.store(vp, i.operand(1), 8);
     s.set_ordering(i.ordering());
     s.set_volatile(i.is_volatile());
-    // SAFETY: a store has no uses.
-    unsafe { LLVMInstructionEraseFromParent(i) };
+    // SAFETY: a store has no uses, and the caller drops its handle.
+    unsafe { i.erase() };
     true
 }

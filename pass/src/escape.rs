@@ -504,7 +504,7 @@ fn frame_uses_ok(value: Value<'_>, depth: u32) -> bool {
         Opcode::LLVMGetElementPtr => {
             user.operand(0) == value && frame_uses_ok(user, depth + 1)
         }
-        Opcode::LLVMCall if crate::guards::is_launder(user, value) => {
+        Opcode::LLVMCall if crate::guards::is_launder(user.to_llvm(), value.to_llvm()) => {
             frame_uses_ok(user, depth + 1)
         }
         Opcode::LLVMCall => nocapture_argument(user, value),

@@ -51,7 +51,7 @@ impl<'ctx> SiteTable<'ctx> {
     pub fn record_for(
         &mut self,
         module: &Module<'ctx>,
-        inst: InstructionValue<'ctx>,
+        inst: InstructionValue<'_>,
     ) -> GlobalValue<'ctx> {
         let loc = Location::of_instruction(inst);
         let function = match &loc.scope {

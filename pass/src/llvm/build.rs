@@ -10,7 +10,10 @@ use inkwell::llvm_sys::prelude::{
     LLVMBuilderRef, LLVMContextRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef,
 };
 
-use super::{Block, DataLayout, Func, IntPredicate, Linkage, Meta, Type, Value, cstring};
+use super::{
+    Block, DataLayout, Func, IntPredicate, Linkage, Meta, Opcode, RealPredicate, Type, Value,
+    cstring,
+};
 
 /// Builder, context and data layout of one module, borrowed for `'m`.
 pub struct Ll<'m> {
@@ -296,8 +299,19 @@ impl<'m> Ll<'m> {
         // SAFETY: two constants (checked).
         unsafe { made(LLVMConstFCmp(p, a.raw(), b.raw())) }
     }
+    /// The constant expression `select c, a, b`.
+    pub fn const_select(&self, c: Value<'m>, a: Value<'m>, b: Value<'m>) -> Value<'m> {
+        assert!(
+            c.is_constant() && a.is_constant() && b.is_constant(),
+            "const_select of non-constants"
+        );
+        // SAFETY: three constants (checked); LLVM 16 still folds `select`
+        // constant expressions, and asserts the types.
+        unsafe { made(LLVMConstSelect(c.raw(), a.raw(), b.raw())) }
+    }
     /// The `blockaddress` constant of block `b` of function `f`.
-    pub fn block_address(&self, f: Value<'m>, b: Block<'m>) -> Value<'m> {
+    pub fn block_address(&self, f: impl Into<Value<'m>>, b: Block<'m>) -> Value<'m> {
+        let f: Value<'m> = f.into();
         // SAFETY: `b` is a block; LLVM asserts it belongs to `f`.
         unsafe { made(LLVMBlockAddress(f.raw(), b.raw())) }
     }
@@ -459,7 +473,8 @@ impl<'m> Ll<'m> {
 
     // ---- blocks and the insertion point -------------------------------------
 
-    pub fn append_block(&self, f: Value<'m>, name: &str) -> Block<'m> {
+    pub fn append_block(&self, f: impl Into<Value<'m>>, name: &str) -> Block<'m> {
+        let f: Value<'m> = f.into();
         assert!(f.is_function(), "append_block to a non-function");
         let c = cstring(name);
         // SAFETY: a function of this context (checked).
@@ -480,7 +495,8 @@ impl<'m> Ll<'m> {
         .expect("block")
     }
     /// Moves an unparented block to the end of function `f`.
-    pub fn append_existing_block(&self, f: Value<'m>, b: Block<'m>) {
+    pub fn append_existing_block(&self, f: impl Into<Value<'m>>, b: Block<'m>) {
+        let f: Value<'m> = f.into();
         assert!(f.is_function(), "append_existing_block to a non-function");
         // SAFETY: a function (checked) and a block of its context.
         unsafe { LLVMAppendExistingBasicBlock(f.raw(), b.raw()) }

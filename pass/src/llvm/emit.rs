@@ -10,7 +10,8 @@ impl<'m> Ll<'m> {
     /// code generation treat it as a static frame slot (an alloca in any
     /// other block is a dynamic stack allocation). The builder goes back
     /// to the end of the block it was in.
-    pub fn entry_alloca(&self, f: Value<'m>, ty: Type<'m>) -> Value<'m> {
+    pub fn entry_alloca(&self, f: impl Into<Value<'m>>, ty: Type<'m>) -> Value<'m> {
+        let f: Value<'m> = f.into();
         let back = self.insert_block();
         let entry = f
             .func()
@@ -77,7 +78,8 @@ impl<'m> Ll<'m> {
     }
     /// A call of `f`; a direct call takes `f`'s calling convention (a call
     /// whose convention differs from its callee's is undefined behaviour).
-    pub fn call(&self, fnty: Type<'m>, f: Value<'m>, args: &[Value<'m>]) -> Value<'m> {
+    pub fn call(&self, fnty: Type<'m>, f: impl Into<Value<'m>>, args: &[Value<'m>]) -> Value<'m> {
+        let f: Value<'m> = f.into();
         let mut a = raws(args);
         // SAFETY: a positioned builder; the arguments match `fnty`.
         let call = unsafe {

@@ -112,6 +112,12 @@ impl<'m> Value<'m> {
             .then(|| unsafe { inkwell::values::InstructionValue::new(self.raw()) })
     }
 
+    /// This value as inkwell's global value, if it is one.
+    pub fn to_inkwell_global(self) -> Option<inkwell::values::GlobalValue<'m>> {
+        // SAFETY: a live global value of a module alive for `'m`.
+        self.is_global_value()
+            .then(|| unsafe { inkwell::values::GlobalValue::new(self.raw()) })
+    }
     /// This value as inkwell's any-value.
     pub fn to_inkwell(self) -> inkwell::values::AnyValueEnum<'m> {
         // SAFETY: a live value of a module alive for `'m`.
@@ -501,6 +507,11 @@ impl<'m> Value<'m> {
         self.expect_op("cmpxchg_weak", &[Opcode::LLVMAtomicCmpXchg]);
         // SAFETY: a cmpxchg (checked).
         unsafe { LLVMGetWeak(self.raw()) != 0 }
+    }
+    pub fn set_cmpxchg_weak(self, weak: bool) {
+        self.expect_op("set_cmpxchg_weak", &[Opcode::LLVMAtomicCmpXchg]);
+        // SAFETY: a cmpxchg (checked).
+        unsafe { LLVMSetWeak(self.raw(), weak as i32) }
     }
     /// A cmpxchg's success and failure orderings.
     pub fn cmpxchg_orderings(self) -> (Ordering, Ordering) {

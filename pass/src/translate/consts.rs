@@ -280,7 +280,7 @@ impl<'m> ModTx<'m, '_> {
         }
     }
 
-    fn tx_aggregate(&mut self, c: V<'m>, ty: T<'m>, kind: LLVMValueKind) -> Result<Tx<'m>, String> {
+    fn tx_aggregate(&mut self, c: V<'m>, ty: T<'m>, kind: ValueKind) -> Result<Tx<'m>, String> {
         let n = c.num_operands();
         let mut ints = Vec::with_capacity(n as usize);
         let mut caps = Vec::with_capacity(n as usize);
@@ -360,12 +360,7 @@ impl<'m> ModTx<'m, '_> {
                 let cond = operand(self, 0)?.int;
                 let (a, b) = (operand(self, 1)?, operand(self, 2)?);
                 let ll = &self.ll;
-                let pick = |x: V<'m>, y: V<'m>| {
-                    // SAFETY: constants of this context; the arms have the
-                    // original expression's type, the condition is `i1` (or
-                    // a vector of them) as it was.
-                    unsafe { inkwell::llvm_sys::core::LLVMConstSelect(cond, x, y) }
-                };
+                let pick = |x: V<'m>, y: V<'m>| ll.const_select(cond, x, y);
                 let cap = match (a.cap, b.cap) {
                     (None, None) => None,
                     (x, y) => {

@@ -171,7 +171,7 @@ pub fn type_hash<'m>(ll: &Ll<'m>, fnty: T<'m>) -> u64 {
 impl<'m> ModTx<'m, '_> {
     /// Gives function `f` (defined here, named `name`, translated to
     /// linkage `linkage`) a direct body when its signature allows.
-    pub fn declare_direct(&mut self, f: V<'m>, name: &str, linkage: LLVMLinkage) {
+    pub fn declare_direct(&mut self, f: V<'m>, name: &str, linkage: Linkage) {
         use Linkage::*;
         if !self.options.direct_calls {
             return;
@@ -196,7 +196,7 @@ impl<'m> ModTx<'m, '_> {
             body.set_visibility(f.visibility());
         }
         f.func().copy_safe_attrs_to(body.func());
-        self.direct.insert(f, Direct { body, bind });
+        self.direct.insert(f, Direct { body: *body, bind });
     }
 
     /// The direct entry a call of type `fnty` to `callee` (an original
@@ -223,7 +223,7 @@ impl<'m> ModTx<'m, '_> {
         }
         let sym = direct_symbol(&self.ll, &name, fnty);
         if let Some(f) = self.ll.get_function(&sym) {
-            return Some(f);
+            return Some(*f);
         }
         Some(self.thunk(&sym, fnty, entry, obj))
     }
@@ -250,16 +250,16 @@ impl<'m> ModTx<'m, '_> {
         let f = ll.add_function(sym, direct_type(ll, fnty));
         f.set_linkage(Linkage::LLVMWeakAnyLinkage);
         f.set_visibility(Visibility::LLVMHiddenVisibility);
-        let saved = ll.current_block();
+        let saved = ll.insert_block();
         let b = ll.append_block(f, "entry");
         ll.position_at_end(b);
-        ll.set_debug_loc(std::ptr::null_mut());
+        ll.set_debug_loc(None);
         let thread = f.func().param(0);
         let types = fnty.fn_params();
         let layout = cc_layout(ll, &types);
         let (payload, caps) = buffers::write_buffers(ll, thread, layout.bytes);
         buffers::zero_caps(ll, caps, layout.bytes);
-        for (i, (&ty, t)) in types.iter().zip(direct_params(ll, f, fnty)).enumerate() {
+        for (i, (&ty, t)) in types.iter().zip(direct_params(ll, *f, fnty)).enumerate() {
             buffers::write_value(ll, ty, t, payload, caps, layout.offsets[i]);
         }
         let lower = ll.const_gep_i8(obj, 16);
@@ -297,9 +297,9 @@ impl<'m> ModTx<'m, '_> {
             buffers::read_value(ll, rty, payload, caps, 0)
         });
         ll.ret(direct_result(ll, fnty, false, value));
-        if !saved.is_null() {
+        if let Some(saved) = saved {
             ll.position_at_end(saved);
         }
-        f
+        *f
     }
 }

@@ -62,7 +62,7 @@ impl<'m> ModTx<'m, '_> {
             let (kind, selector, types): (u64, i64, Vec<V<'m>>) =
                 if ty.kind() == TypeKind::LLVMArrayTypeKind {
                     let len = ty.array_len() as u32;
-                    let elems = (0..len).map(|k| c.aggregate_element(k)).collect();
+                    let elems = (0..len).filter_map(|k| c.aggregate_element(k)).collect();
                     self.filters += 1;
                     (EH_CLAUSE_FILTER, -self.filters, elems)
                 } else {

@@ -95,7 +95,7 @@ struct FnTx<'a, 'm, 'ctx> {
     /// New addresses of stack slots (and constant GEPs of them) that need
     /// no checks.
     trusted_ints: HashSet<V<'m>>,
-    homes: HashMap<V<'m>, AllocaHome<'m>>,
+    homes: HashMap<V<'m>, AllocaHome>,
     /// Private stack slots holding pointers: value slot -> its capability
     /// slot and heap copy ([`escape`](crate::escape)'s `StackCaps`).
     stack_caps: HashMap<V<'m>, StackCaps<'m>>,
@@ -107,10 +107,12 @@ struct FnTx<'a, 'm, 'ctx> {
     copied_for_call: Vec<(V<'m>, V<'m>)>,
     /// Escaping allocas created where first needed.
     lazy: LazyAllocas<'m>,
-    inference: CapInference<'ctx>,
+    inference: CapInference<'m>,
     va_obj: Option<Tx<'m>>,
     fixed_bytes: u64,
-    sp: M<'m>,
+    sp: Option<M<'m>>,
+    /// The original instruction being translated (the function before
+    /// the first).
     cur_old: V<'m>,
     cur_old_block: B<'m>,
     /// This function's frame record (native stack) when it has a
@@ -176,22 +178,17 @@ struct StackCaps<'m> {
 /// latch without passing the header.
 type LoopBody<'m> = Rc<HashSet<B<'m>>>;
 
-pub fn translate_function<'m, 'ctx>(m: &mut ModTx<'_, 'ctx>, old: V<'m>) {
+pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
     let (generic, _) = m.fn_map[&old];
     let direct = m.direct.get(&old).map(|d| d.body);
     let new = direct.unwrap_or(generic);
-    // SAFETY: `old` is a live function of the module being translated.
-    let fv: Option<FunctionValue<'ctx>> = unsafe { FunctionValue::new(old) };
-    let Some(fv) = fv else { return };
-    let homes = classify_allocas(m.module, fv)
-        .into_iter()
-        .map(|(k, v)| (k.as_value_ref(), v))
-        .collect();
+    let Some(func) = old.as_func() else { return };
+    let fv = func.to_inkwell();
+    let homes = classify_allocas(m.ll.layout(), func);
     let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(fv));
     // An argument for a parameter whose capability the callee never
     // consumes needs none read.
-    let arg_needed = |call: InstructionValue<'_>, k: u32| match m.known_callee(call.as_value_ref())
-    {
+    let arg_needed = |call: InstructionValue<'_>, k: u32| match m.known_callee(V::of(call)) {
         Some(g) => m.param_caps.get(&g).is_none_or(|u| u.contains(&k)),
         None => true,
     };
@@ -199,12 +196,12 @@ pub fn translate_function<'m, 'ctx>(m: &mut ModTx<'_, 'ctx>, old: V<'m>) {
         .demands(fv, &arg_needed)
         .loads
         .into_iter()
-        .map(|i| i.as_value_ref())
+        .map(V::of)
         .collect();
-    let sp = old.func().subprogram();
-    if !sp.is_null() {
-        m.ll.set_subprogram(old, std::ptr::null_mut());
-        m.ll.set_subprogram(new, sp);
+    let sp = func.subprogram();
+    if sp.is_some() {
+        func.set_subprogram(None);
+        new.func().set_subprogram(sp);
     }
     let thread = new.func().param(0);
     let arg_bytes = direct.is_none().then(|| new.func().param(2));
@@ -229,7 +226,7 @@ pub fn translate_function<'m, 'ctx>(m: &mut ModTx<'_, 'ctx>, old: V<'m>) {
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
         frame_storage: HashMap::new(),
-        cfg: crate::escape::Cfg::new(fv),
+        cfg: crate::escape::Cfg::new(func),
         copied_for_call: Vec::new(),
         homes,
         lazy: LazyAllocas::default(),
@@ -237,8 +234,8 @@ pub fn translate_function<'m, 'ctx>(m: &mut ModTx<'_, 'ctx>, old: V<'m>) {
         va_obj: None,
         fixed_bytes: 0,
         sp,
-        cur_old: std::ptr::null_mut(),
-        cur_old_block: std::ptr::null_mut(),
+        cur_old: old,
+        cur_old_block: func.entry_block().expect("a function with a body"),
         frame: None,
         unwind_exit: None,
         unwind_fatal: None,
@@ -480,20 +477,15 @@ impl<'m> FnTx<'_, 'm, '_> {
     // ---- debug locations and sites ------------------------------------------
 
     fn set_loc(&self, inst: V<'m>) {
-        let dl = inst.debug_loc();
-        if dl.is_null() {
-            self.set_loc_line0();
-        } else {
-            self.m.ll.set_debug_loc(dl);
+        match inst.debug_loc() {
+            Some(dl) => self.m.ll.set_debug_loc(Some(dl)),
+            None => self.set_loc_line0(),
         }
     }
 
     fn set_loc_line0(&self) {
-        if self.sp.is_null() {
-            self.m.ll.set_debug_loc(std::ptr::null_mut());
-        } else {
-            self.m.ll.set_debug_loc(self.m.ll.line_loc(0, self.sp));
-        }
+        let loc = self.sp.map(|sp| self.m.ll.line_loc(0, sp));
+        self.m.ll.set_debug_loc(loc);
     }
 
     /// The source-location record of the instruction being translated.
@@ -501,15 +493,13 @@ impl<'m> FnTx<'_, 'm, '_> {
         self.site_of(self.cur_old)
     }
 
-    /// The location record of original instruction `inst` (null: none).
+    /// The location record of original instruction `inst` (null when it
+    /// is none).
     fn site_of(&mut self, inst: V<'m>) -> V<'m> {
-        if inst.is_null() {
+        let Some(inst) = inst.to_inkwell_instruction() else {
             return self.m.ll.null_ptr();
-        }
-        // SAFETY: `inst` is a live instruction of the module.
-        let inst = unsafe { InstructionValue::new(inst) };
-        let rec = self.m.sites.record_for(self.m.module, inst);
-        rec.as_value_ref()
+        };
+        V::of(self.m.sites.record_for(self.m.module, inst))
     }
 
     /// The location of `indirectbr` `inst`: its own; or (clang gives it
@@ -518,15 +508,13 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// shared `indirectgoto` block into the `goto`'s; or that of the `goto`
     /// branching to that block when every branch there is on one line.
     fn goto_site(&mut self, inst: V<'m>) -> V<'m> {
-        // SAFETY: instructions of the old function are live.
-        let own = |v: V<'m>| Location::own_source(unsafe { InstructionValue::new(v) });
+        let own = |v: V<'m>| v.to_inkwell_instruction().and_then(Location::own_source);
         if own(inst).is_some() {
             return self.site_of(inst);
         }
-        let ll = &self.m.ll;
         let home = inst.block();
-        let before = ll
-            .instructions(home)
+        let before = home
+            .instructions()
             .into_iter()
             .take_while(|&i| i != inst)
             .filter(|&i| {
@@ -540,8 +528,10 @@ impl<'m> FnTx<'_, 'm, '_> {
         if let Some(i) = before {
             return self.site_of(i);
         }
-        let preds: Vec<V<'m>> = ll
-            .blocks(self.old)
+        let preds: Vec<V<'m>> = self
+            .old
+            .func()
+            .blocks()
             .into_iter()
             .filter_map(|b| b.terminator())
             .filter(|&t| t.successors().contains(&home))
@@ -580,11 +570,9 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     fn error(&mut self, construct: &str, why: &str) {
-        let loc = if self.cur_old.is_null() {
-            Location::module()
-        } else {
-            // SAFETY: `cur_old` is a live instruction of the module.
-            Location::of_instruction(unsafe { InstructionValue::new(self.cur_old) })
+        let loc = match self.cur_old.to_inkwell_instruction() {
+            Some(i) => Location::of_instruction(i),
+            None => Location::module(),
         };
         self.m.error(loc, construct, why);
     }

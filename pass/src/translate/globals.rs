@@ -36,7 +36,7 @@ impl<'m> ModTx<'m, '_> {
 
     /// The linkage a translated symbol gets: one-definition promises are
     /// gone (spec "Constants And Linking"), common becomes weak.
-    fn new_linkage(&self, old: V<'m>) -> LLVMLinkage {
+    fn new_linkage(&self, old: V<'m>) -> Linkage {
         use Linkage::*;
         match old.linkage() {
             LLVMLinkOnceAnyLinkage
@@ -76,7 +76,7 @@ impl<'m> ModTx<'m, '_> {
                 self.ll.get_global(&obj_name),
             ) {
                 // Two declarations of one symbol (`bcmp` and `memcmp`).
-                self.fn_map.insert(f, (e, o));
+                self.fn_map.insert(f, (*e, o));
                 continue;
             }
             let entry = self.ll.add_function(&fn_name, entry_ty);
@@ -86,10 +86,8 @@ impl<'m> ModTx<'m, '_> {
             if weak {
                 // Undefined at link time, both are null: the function
                 // pointer is null, and calls go through the call check.
-                self.ll
-                    .set_linkage(entry, Linkage::LLVMExternalWeakLinkage);
-                self.ll
-                    .set_linkage(obj, Linkage::LLVMExternalWeakLinkage);
+                entry.set_linkage(Linkage::LLVMExternalWeakLinkage);
+                obj.set_linkage(Linkage::LLVMExternalWeakLinkage);
                 self.weak_objects.insert(obj);
             }
             if !f.is_declaration() {
@@ -110,13 +108,13 @@ impl<'m> ModTx<'m, '_> {
                 let init = self.ll.const_struct(&[
                     upper,
                     self.ll.i64c(FUNCTION_AUX),
-                    entry,
+                    *entry,
                     body,
                     self.ll.i64c(hash),
                 ]);
                 obj.set_initializer(Some(init));
             }
-            self.fn_map.insert(f, (entry, obj));
+            self.fn_map.insert(f, (*entry, obj));
         }
     }
 
@@ -213,7 +211,7 @@ impl<'m> ModTx<'m, '_> {
         name: &str,
         obj_ty: T<'m>,
         align: u64,
-        linkage: LLVMLinkage,
+        linkage: Linkage,
     ) -> V<'m> {
         let sym = format!("{SYMBOL_OBJ_PREFIX}{name}");
         let plain = matches!(
@@ -244,8 +242,7 @@ impl<'m> ModTx<'m, '_> {
             .ll
             .add_global(storage_ty, &format!("gimso.objpad.{name}"));
         storage.set_alignment(align as u32);
-        self.ll
-            .set_linkage(storage, Linkage::LLVMPrivateLinkage);
+        storage.set_linkage(Linkage::LLVMPrivateLinkage);
         let header = self.ll.const_gep_i8(storage, pad);
         let o = self.ll.add_alias(obj_ty, header, &sym);
         self.padded_objects.insert(o, (storage, pad));
@@ -354,7 +351,7 @@ impl<'m> ModTx<'m, '_> {
         init.set_linkage(Linkage::LLVMInternalLinkage);
         let b = ll.append_block(init, "entry");
         ll.position_at_end(b);
-        ll.set_debug_loc(std::ptr::null_mut());
+        ll.set_debug_loc(None);
         call(ll, "gimso_thread_attach", &[]);
         let mut ctors: Vec<(u64, V<'m>)> = Vec::new();
         let mut dtors: Vec<(u64, V<'m>)> = Vec::new();
@@ -405,7 +402,7 @@ impl<'m> ModTx<'m, '_> {
             }
         }
         self.ll.ret_void();
-        let mut new_ctors = vec![(0u64, init)];
+        let mut new_ctors = vec![(0u64, init.as_value())];
         for (i, (prio, f)) in ctors.into_iter().enumerate() {
             new_ctors.push((prio, self.structor_stub(f, &format!("gimso.ctor.{i}"))));
         }
@@ -443,7 +440,7 @@ impl<'m> ModTx<'m, '_> {
     /// Collects into `found` the global values under a `ptrtoint` in the
     /// constant `c` (`under`: inside one already).
     fn find_ptrtoints(&self, c: V<'m>, under: bool, found: &mut Vec<V<'m>>, seen: &mut HashSet<(V<'m>, bool)>) {
-        if c.is_null() || !seen.insert((c, under)) {
+        if !seen.insert((c, under)) {
             return;
         }
         match c.value_kind() {
@@ -459,7 +456,7 @@ impl<'m> ModTx<'m, '_> {
             | ValueKind::LLVMConstantArrayValueKind
             | ValueKind::LLVMConstantVectorValueKind => {
                 let ptrtoint = c.value_kind() == ValueKind::LLVMConstantExprValueKind
-                    && c.const_opcode() == Opcode::LLVMPtrToInt;
+                    && c.const_opcode() == Some(Opcode::LLVMPtrToInt);
                 for k in 0..c.num_operands() {
                     self.find_ptrtoints(c.operand(k), under || ptrtoint, found, seen);
                 }
@@ -480,12 +477,12 @@ impl<'m> ModTx<'m, '_> {
         let n = ty.array_len();
         let mut out = Vec::new();
         for i in 0..n as u32 {
-            let e = init.aggregate_element(i);
-            if e.is_null() {
+            let Some(e) = init.aggregate_element(i) else {
                 continue;
-            }
-            let prio = e.aggregate_element(0);
-            let f = e.aggregate_element(1);
+            };
+            let (Some(prio), Some(f)) = (e.aggregate_element(0), e.aggregate_element(1)) else {
+                continue;
+            };
             let prio = prio.const_int_value().unwrap_or(65535);
             if self.fn_map.contains_key(&f) {
                 out.push((prio, f));
@@ -503,12 +500,12 @@ impl<'m> ModTx<'m, '_> {
         stub.set_linkage(Linkage::LLVMInternalLinkage);
         let b = ll.append_block(stub, "entry");
         ll.position_at_end(b);
-        ll.set_debug_loc(std::ptr::null_mut());
+        ll.set_debug_loc(None);
         let t = call(ll, "gimso_thread_attach", &[]);
         let lower = ll.const_gep_i8(obj, 16);
         ll.call(entry_type(ll), entry, &[t, lower, ll.i64c(0)]);
         ll.ret_void();
-        stub
+        *stub
     }
 
     fn emit_structor_list(&self, name: &str, list: &[(u64, V<'m>)]) {
@@ -569,8 +566,8 @@ impl<'m> ModTx<'m, '_> {
 
     fn const_part(&self, t: Tx<'m>, i: u32) -> Tx<'m> {
         Tx {
-            int: t.int.aggregate_element(i),
-            cap: t.cap.map(|c| c.aggregate_element(i)),
+            int: t.int.aggregate_element(i).expect("REASON"),
+            cap: t.cap.map(|c| c.aggregate_element(i)).expect("REASON"),
         }
     }
 
@@ -597,10 +594,13 @@ impl<'m> ModTx<'m, '_> {
             v.replace_all_uses_with(undef);
         }
         for &f in functions {
-            self.ll.delete_function(f);
+            // SAFETY: every use was just replaced, and the original
+            // functions are not looked at again.
+            unsafe { f.func().delete() };
         }
         for &g in globals {
-            self.ll.delete_global(g);
+            // SAFETY: as above, for the original globals.
+            unsafe { g.delete_global() };
         }
         if let Some((ctors, dtors)) = self.pending_structors.take() {
             self.emit_structor_list("llvm.global_ctors", &ctors);
@@ -626,7 +626,7 @@ impl<'m> ModTx<'m, '_> {
         let main = ll.add_function("main", ty);
         let b = ll.append_block(main, "entry");
         ll.position_at_end(b);
-        ll.set_debug_loc(std::ptr::null_mut());
+        ll.set_debug_loc(None);
         let lower = ll.const_ptrtoint(ll.const_gep_i8(obj, 16), ll.i64());
         let r = call(
             ll,
@@ -635,7 +635,7 @@ impl<'m> ModTx<'m, '_> {
                 main.func().param(0),
                 main.func().param(1),
                 main.func().param(2),
-                entry,
+                *entry,
                 lower,
             ],
         );
@@ -643,7 +643,6 @@ impl<'m> ModTx<'m, '_> {
     }
 }
 
-fn global_value<'m, 'a>(g: V<'m>) -> inkwell::values::GlobalValue<'a> {
-    // SAFETY: `g` is a live global variable of the module being translated.
-    unsafe { inkwell::values::GlobalValue::new(g) }
+fn global_value(g: V<'_>) -> inkwell::values::GlobalValue<'_> {
+    g.to_inkwell_global().expect("a global value")
 }

@@ -58,8 +58,8 @@ pub fn required_align<'m>(ll: &Ll<'m>, ty: T<'m>, ir_align: u32) -> u64 {
                 u64::from(ir_align.max(1))
             }
         }
-        TypeKind::LLVMStructTypeKind => ll
-            .struct_fields(ty)
+        TypeKind::LLVMStructTypeKind => ty
+            .struct_fields()
             .iter()
             .map(|&f| required_align(ll, f, 1))
             .max()

@@ -166,41 +166,30 @@ pub(crate) struct ModTx<'m, 'ctx> {
     pub pending_structors: Option<(Structors<'m>, Structors<'m>)>,
     /// Each function body's capability inference, made before any is
     /// translated (taken by its translation).
-    pub inferences: HashMap<V<'m>, crate::inttoptr::CapInference<'ctx>>,
+    pub inferences: HashMap<V<'m>, crate::inttoptr::CapInference<'m>>,
     /// Each function body → the 64-bit parameters whose capabilities it
     /// consumes ([`crate::inttoptr::param_cap_demands`]).
     pub param_caps: HashMap<V<'m>, HashSet<u32>>,
 }
 
-impl<'m, 'ctx> ModTx<'m, 'ctx> {
+impl<'m> ModTx<'m, '_> {
     /// Runs the capability inference of every function body, then the
     /// module's fixpoint of which parameters' capabilities each consumes.
     fn infer_capabilities(&mut self, functions: &[V<'m>]) {
-        use inkwell::values::{AsValueRef, FunctionValue};
         let mut bodies = HashMap::new();
         for &f in functions {
-            // SAFETY: `f` is a live function of the module.
-            let Some(fv) = (unsafe { FunctionValue::new(f) }) else {
-                continue;
-            };
+            let Some(func) = f.as_func() else { continue };
             if !f.is_declaration() {
+                let fv = func.to_inkwell();
                 bodies.insert(fv, crate::inttoptr::infer(fv));
             }
         }
-        let callee = |call: inkwell::values::InstructionValue<'ctx>| {
-            let g = self.known_callee(call.as_value_ref())?;
-            // SAFETY: `g` is a live function of the module.
-            unsafe { FunctionValue::new(g) }
+        let callee = |call: inkwell::values::InstructionValue<'m>| {
+            Some(self.known_callee(V::of(call))?.as_func()?.to_inkwell())
         };
         let demands = crate::inttoptr::param_cap_demands(&bodies, &callee);
-        self.param_caps = demands
-            .into_iter()
-            .map(|(f, u)| (f.as_value_ref(), u))
-            .collect();
-        self.inferences = bodies
-            .into_iter()
-            .map(|(f, i)| (f.as_value_ref(), i))
-            .collect();
+        self.param_caps = demands.into_iter().map(|(f, u)| (V::of(f), u)).collect();
+        self.inferences = bodies.into_iter().map(|(f, i)| (V::of(f), i)).collect();
     }
 
     /// The function call or invoke `call` surely runs with its own type:
@@ -281,13 +270,11 @@ pub fn translate_module(module: &Module<'_>) -> Result<TranslateStats, Vec<Diagn
 }
 
 /// [`translate_module`] with `options`.
-pub fn translate_module_with<'m>(
+pub fn translate_module_with(
     module: &Module<'_>,
     options: &TranslateOptions,
 ) -> Result<TranslateStats, Vec<Diagnostic>> {
-    // SAFETY: `module` outlives `ll` (both end with this call), and the translation
-    // only hands `ll` handles taken from this module.
-    let ll = unsafe { Ll::new(module.as_mut_ptr()) };
+    let ll = Ll::new(module);
     let mut m = ModTx {
         ll,
         module,
@@ -313,14 +300,16 @@ pub fn translate_module_with<'m>(
         inferences: HashMap::new(),
         param_caps: HashMap::new(),
     };
-    let old_functions: Vec<V<'m>> =
-        m.ll.functions()
-            .into_iter()
-            .filter(|&f| !f.name().starts_with("llvm."))
-            .collect();
+    let old_functions: Vec<V<'_>> = m
+        .ll
+        .functions()
+        .into_iter()
+        .filter(|&f| !f.name().starts_with("llvm."))
+        .map(|f| f.as_value())
+        .collect();
     m.create_lsdas(&old_functions);
-    let old_globals: Vec<V<'m>> = m.ll.globals();
-    let old_aliases: Vec<V<'m>> = m.ll.aliases();
+    let old_globals = m.ll.globals();
+    let old_aliases = m.ll.aliases();
     m.declare_functions(&old_functions);
     m.declare_globals(&old_globals);
     m.declare_aliases(&old_aliases);

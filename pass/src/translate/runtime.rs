@@ -134,7 +134,7 @@ pub fn runtime<'m>(ll: &Ll<'m>, name: &str) -> (T<'m>, V<'m>) {
         }
         f
     });
-    (fnty, f)
+    (fnty, *f)
 }
 
 /// Calls runtime entry point `name` with `args`.

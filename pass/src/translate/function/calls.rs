@@ -306,7 +306,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         let entry = ll.append_block(generic, "gimso.entry");
         ll.position_at_end(entry);
-        ll.set_debug_loc(std::ptr::null_mut());
+        ll.set_debug_loc(None);
         let fnty = self.old.global_value_type();
         let types = fnty.fn_params();
         let layout = cc_layout(ll, &types);

@@ -216,7 +216,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let implicit = !need.nonnull && self.m.options.implicit_null_checks;
         // The report of this access; it ends the program (the runtime
         // never returns from it).
-        let fail = |ll: &super::super::ll::Ll| {
+        let fail = |ll: &super::super::ll::Ll<'m>| {
             call(
                 ll,
                 "gimso_access_failed",
@@ -329,7 +329,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             (ll.add_i64(addr, ll.i64c((span.0 - off) as u64)), span.1)
         };
         let upper =
-            |ll: &super::super::ll::Ll| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
+            |ll: &super::super::ll::Ll<'m>| fixed.map_or_else(|| ll.load_header(hdr), |f| f.upper);
         // `baddr + bsize <= upper`, or as `baddr < upper - (bsize - 1)`
         // (`upper` is a real address, at least 64 KiB, and `bsize` below
         // that: no wrap): the same for one byte; after a foldable null test
@@ -339,7 +339,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         // before it). Elsewhere it would be one more value live per
         // capability (in Lua's interpreter loop, 1% more instructions).
         let last_form = bsize == 1 || implicit || self.base_invariant_in_loop();
-        let below = |ll: &super::super::ll::Ll| {
+        let below = |ll: &super::super::ll::Ll<'m>| {
             if bsize > 0 && bsize < MIN_OBJECT_ADDRESS && last_form {
                 let last = ll.sub(upper(ll), ll.i64c(bsize - 1));
                 ll.icmp(IntPredicate::LLVMIntULT, baddr, last)

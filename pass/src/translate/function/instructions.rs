@@ -98,8 +98,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if !has_ptr(ll, ty) {
             return;
         }
-        // SAFETY: `asm` is a live `InlineAsm` value (checked by the caller).
-        let (_, cons, _) = unsafe { crate::ir::inline_asm_parts(asm) };
+        let (_, cons, _) = asm.inline_asm_parts();
         let tied = crate::asm_safety::tied_inputs(&crate::asm_safety::constraints(&cons));
         let nargs = inst.num_arg_operands();
         let mut inputs = Vec::new();
@@ -172,9 +171,8 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// Whether integer `inst` is a phi/select the inttoptr inference gave a
     /// capability of its own.
     pub(super) fn merge_node(&self, inst: V<'m>) -> bool {
-        // SAFETY: `inst` is a live instruction of the module.
-        let iv = unsafe { InstructionValue::new(inst) };
-        matches!(self.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if x.as_value_ref() == inst)
+        let iv = inst.to_inkwell_instruction().expect("an instruction");
+        matches!(self.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if V::of(x) == inst)
     }
 }
 

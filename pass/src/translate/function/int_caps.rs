@@ -12,7 +12,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn const_ptrtoint(&self, v: V<'m>) -> Option<V<'m>> {
         let ll = &self.m.ll;
         if v.value_kind() != ValueKind::LLVMConstantExprValueKind
-            || v.const_opcode() != Opcode::LLVMPtrToInt
+            || v.const_opcode() != Some(Opcode::LLVMPtrToInt)
         {
             return None;
         }
@@ -29,11 +29,10 @@ impl<'m> FnTx<'_, 'm, '_> {
             // A parameter: the capability its caller passed with it.
             return self.boundary_int_cap(v);
         }
-        // SAFETY: `v` is a live instruction of the module.
-        let iv = unsafe { InstructionValue::new(v) };
+        let iv = v.to_inkwell_instruction().expect("an instruction");
         match self.inference.cap(iv) {
             Cap::Definite(Origin::Pointer(p)) => {
-                let pv = p.as_value_ref();
+                let pv = V::of(p);
                 if pv.type_of().is_ptr() {
                     self.cap(pv)
                 } else {
@@ -42,15 +41,15 @@ impl<'m> FnTx<'_, 'm, '_> {
             }
             Cap::Definite(Origin::Merge(x)) => self
                 .intcaps
-                .get(&x.as_value_ref())
+                .get(&V::of(x))
                 .copied()
                 .unwrap_or_else(|| self.m.ll.null_ptr()),
             Cap::Definite(Origin::Loaded(l)) => self
                 .load_caps
-                .get(&l.as_value_ref())
+                .get(&V::of(l))
                 .copied()
                 .unwrap_or_else(|| self.m.ll.null_ptr()),
-            Cap::Definite(Origin::Boundary(x)) => self.boundary_int_cap(x.as_value_ref()),
+            Cap::Definite(Origin::Boundary(x)) => self.boundary_int_cap(V::of(x)),
             _ => self.m.ll.null_ptr(),
         }
     }
@@ -197,12 +196,10 @@ impl<'m> FnTx<'_, 'm, '_> {
         if src.is_constant() {
             return;
         }
-        // SAFETY: `inst` is a live instruction of the module.
-        let old = unsafe { InstructionValue::new(inst) };
+        let old = inst.to_inkwell_instruction().expect("an instruction");
         let why = match src.value_kind() {
             ValueKind::LLVMInstructionValueKind => {
-                // SAFETY: `src` is a live instruction of the module.
-                let s = unsafe { InstructionValue::new(src) };
+                let s = src.to_inkwell_instruction().expect("an instruction");
                 format!("{:?} ({:?})", self.inference.cap(s), s.get_opcode())
             }
             _ => "a parameter without a capability".to_string(),
@@ -218,8 +215,9 @@ impl<'m> FnTx<'_, 'm, '_> {
         if !is_word_int(ll, ty) || v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return;
         }
-        // SAFETY: live instructions of the module.
-        let (s, v) = unsafe { (InstructionValue::new(inst), InstructionValue::new(v)) };
+        let (Some(s), Some(v)) = (inst.to_inkwell_instruction(), v.to_inkwell_instruction()) else {
+            return;
+        };
         let why = format!("{:?} ({:?})", self.inference.cap(v), v.get_opcode());
         explain_note(s, &format!("i64 stored without a capability: {why}"));
     }

@@ -59,8 +59,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn tx_intrinsic(&mut self, inst: V<'m>, callee: V<'m>) {
         let name = callee.name();
         let ty = inst.type_of();
-        // SAFETY: `callee` is a live function of the module.
-        let class = unsafe { FunctionValue::new(callee) }.and_then(classify);
+        let class = callee.as_func().and_then(|f| classify(f.to_inkwell()));
         let lowering = match class {
             Some(IntrinsicClass::Handled(lowering, _)) => lowering,
             Some(IntrinsicClass::NoMemory) => Lowering::Kept,
@@ -149,10 +148,9 @@ impl<'m> FnTx<'_, 'm, '_> {
         let site = self.site();
         let (d, s, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
         let volatile = inst.operand(3).const_int_value() != Some(0);
-        let words = self
-            .m
-            .ll
-            .const_int_value(len.int)
+        let words = len
+            .int
+            .const_int_value()
             .filter(|&l| (WORD_SIZE..=INLINE_COPY_MAX).contains(&l) && l % WORD_SIZE == 0);
         let join = match words {
             Some(l) if !volatile && !self.trusted_ptr(d) && !self.trusted_ptr(s) => {

@@ -41,7 +41,7 @@ pub(super) struct LazyAllocas<'m> {
     /// Old instruction → the allocas to create just before it.
     pub before: HashMap<V<'m>, Vec<V<'m>>>,
     /// Lazy alloca → its frame slot (set by the prologue).
-    pub slots: HashMap<V<'m>, V<'m>>,
+    pub slots: HashMap<V<'m>, Option<V<'m>>>,
     /// Lazy alloca → its constant-offset GEPs, made right after it (each
     /// after its base).
     pub made_with: HashMap<V<'m>, Vec<V<'m>>>,
@@ -183,7 +183,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 },
             };
             self.lazy.before.entry(at).or_default().push(a);
-            self.lazy.slots.insert(a, std::ptr::null_mut());
+            self.lazy.slots.insert(a, None);
             let derived = values[1..].to_vec();
             self.lazy.derived.extend(derived.iter().copied());
             self.lazy.made_with.insert(a, derived);
@@ -250,7 +250,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             let ll = &self.m.ll;
             let slot = ll.entry_alloca(self.new, ll.ptr());
             ll.store(ll.null_ptr(), slot, 8);
-            self.lazy.slots.insert(a, slot);
+            self.lazy.slots.insert(a, Some(slot));
         }
     }
 
@@ -274,7 +274,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             return;
         };
         for a in allocas {
-            let slot = self.lazy.slots[&a];
+            let slot = self.lazy.slots[&a].expect("lazy slots are made first");
             let ll = &self.m.ll;
             let size = ll.i64c(alloca_bytes(ll, a));
             let align = ll.i64c(stack_align(ll, a));

@@ -521,8 +521,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return self.boundary_caps.contains_key(&v);
         }
-        // SAFETY: `v` is a live instruction of the module.
-        let iv = unsafe { InstructionValue::new(v) };
+        let iv = v.to_inkwell_instruction().expect("an instruction");
         matches!(self.inference.cap(iv), Cap::Definite(_))
     }
 

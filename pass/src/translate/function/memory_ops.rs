@@ -288,7 +288,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 // SAFETY: `inst` is a live store instruction of the module.
                 let in_place = self
                     .inference
-                    .rewrites_in_place(unsafe { InstructionValue::new(inst) });
+                    .rewrites_in_place(inst.to_inkwell_instruction().expect("an instruction"));
                 if self.carries_cap(vo) && !in_place {
                     let c = self.int_cap(vo);
                     self.m.ll.store(c, word, 8);
@@ -303,7 +303,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         // SAFETY: `inst` is a live store instruction of the module.
         let in_place = self
             .inference
-            .rewrites_in_place(unsafe { InstructionValue::new(inst) });
+            .rewrites_in_place(inst.to_inkwell_instruction().expect("an instruction"));
         if !atomic && !volatile && self.carries_cap(vo) && !in_place {
             let pcap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
             let vcap = self.int_cap(vo);

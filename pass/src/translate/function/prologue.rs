@@ -234,7 +234,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         // The first instruction with a location stands for the function.
         for b in self.old.func().blocks() {
             for i in b.instructions() {
-                if !i.debug_loc().is_null() {
+                if i.debug_loc().is_some() {
                     let saved = self.cur_old;
                     self.cur_old = i;
                     let s = self.site();
