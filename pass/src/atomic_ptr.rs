@@ -30,16 +30,14 @@ pub fn rewrite(module: &Module<'_>) -> usize {
     n
 }
 
-fn is_i64<'m>(ll: &Ll<'m>, v: V<'m>) -> bool {
+fn is_i64<'m>(v: V<'m>) -> bool {
     let t = v.type_of();
     t.kind() == TypeKind::LLVMIntegerTypeKind && t.int_width() == 64
 }
 
 /// `%v = load i64, ptr %slot` with `%slot` among `slots`: the slot.
-fn slot_load<'m>(ll: &Ll<'m>, v: V<'m>, slots: &HashSet<V<'m>>) -> Option<V<'m>> {
-    if v.value_kind() != ValueKind::LLVMInstructionValueKind
-        || v.opcode() != Opcode::LLVMLoad
-    {
+fn slot_load<'m>(v: V<'m>, slots: &HashSet<V<'m>>) -> Option<V<'m>> {
+    if v.value_kind() != ValueKind::LLVMInstructionValueKind || v.opcode() != Opcode::LLVMLoad {
         return None;
     }
     let p = v.operand(0);
@@ -62,8 +60,7 @@ fn rewrite_function<'m>(ll: &Ll<'m>, f: V<'m>) -> usize {
                 }
                 Opcode::LLVMAtomicCmpXchg | Opcode::LLVMAtomicRMW => atomics.push(i),
                 Opcode::LLVMLoad | Opcode::LLVMStore
-                    if i.ordering()
-                        != Ordering::LLVMAtomicOrderingNotAtomic =>
+                    if i.ordering() != Ordering::LLVMAtomicOrderingNotAtomic =>
                 {
                     atomics.push(i)
                 }
@@ -88,7 +85,7 @@ fn rewrite_function<'m>(ll: &Ll<'m>, f: V<'m>) -> usize {
 /// `inttoptr` (capability by inference) otherwise. Built before `at`.
 fn as_ptr<'m>(ll: &Ll<'m>, v: V<'m>, slots: &HashSet<V<'m>>, at: V<'m>) -> V<'m> {
     position_before(ll, at);
-    match slot_load(ll, v, slots) {
+    match slot_load(v, slots) {
         Some(slot) => ll.load(ll.ptr(), slot, 8),
         None => ll.inttoptr(v, ll.ptr()),
     }
@@ -126,7 +123,7 @@ fn replace_result<'m>(ll: &Ll<'m>, old: V<'m>, new: V<'m>) {
 
 fn cmpxchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     let (p, e, nv) = (i.operand(0), i.operand(1), i.operand(2));
-    if !is_i64(ll, nv) || slot_load(ll, nv, slots).is_none() {
+    if !is_i64(nv) || slot_load(nv, slots).is_none() {
         return false;
     }
     let np = as_ptr(ll, nv, slots, i);
@@ -164,10 +161,7 @@ fn cmpxchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
 fn xchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     let op = i.rmw_op();
     let v = i.operand(1);
-    if op != RmwOp::LLVMAtomicRMWBinOpXchg
-        || !is_i64(ll, v)
-        || slot_load(ll, v, slots).is_none()
-    {
+    if op != RmwOp::LLVMAtomicRMWBinOpXchg || !is_i64(v) || slot_load(v, slots).is_none() {
         return false;
     }
     let vp = as_ptr(ll, v, slots, i);
@@ -184,7 +178,7 @@ fn xchg<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
 }
 
 fn load<'m>(ll: &Ll<'m>, i: V<'m>, ptr_loaded: &HashSet<V<'m>>) -> bool {
-    if !is_i64(ll, i) {
+    if !is_i64(i) {
         return false;
     }
     // Only when the value is parked in a slot that is read as a pointer.
@@ -214,7 +208,7 @@ fn load<'m>(ll: &Ll<'m>, i: V<'m>, ptr_loaded: &HashSet<V<'m>>) -> bool {
 
 fn store<'m>(ll: &Ll<'m>, i: V<'m>, slots: &HashSet<V<'m>>) -> bool {
     let v = i.operand(0);
-    if !is_i64(ll, v) || slot_load(ll, v, slots).is_none() {
+    if !is_i64(v) || slot_load(v, slots).is_none() {
         return false;
     }
     let vp = as_ptr(ll, v, slots, i);

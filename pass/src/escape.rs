@@ -313,9 +313,7 @@ fn access_ok<'m>(
 fn int_word(ty: Type<'_>, offset: u64) -> Result<bool, &'static str> {
     match ty.kind() {
         TypeKind::LLVMIntegerTypeKind if ty.int_width() == 64 => Ok(offset % 8 == 0),
-        TypeKind::LLVMIntegerTypeKind if ty.int_width() > 64 => {
-            Err("a wide integer is kept in it")
-        }
+        TypeKind::LLVMIntegerTypeKind if ty.int_width() > 64 => Err("a wide integer is kept in it"),
         TypeKind::LLVMVectorTypeKind if ty.element_type().is_int() => {
             Err("an integer vector is kept in it")
         }
@@ -501,9 +499,7 @@ fn frame_uses_ok(value: Value<'_>, depth: u32) -> bool {
     users.into_iter().all(|user| match user.opcode() {
         Opcode::LLVMLoad => true,
         Opcode::LLVMStore => user.operand(0) != value && user.operand(1) == value,
-        Opcode::LLVMGetElementPtr => {
-            user.operand(0) == value && frame_uses_ok(user, depth + 1)
-        }
+        Opcode::LLVMGetElementPtr => user.operand(0) == value && frame_uses_ok(user, depth + 1),
         Opcode::LLVMCall if crate::guards::is_launder(user.to_llvm(), value.to_llvm()) => {
             frame_uses_ok(user, depth + 1)
         }
@@ -617,7 +613,9 @@ fn is_lifetime_marker(call: Value<'_>) -> bool {
 fn has_pointer(ty: Type<'_>) -> bool {
     match ty.kind() {
         TypeKind::LLVMPointerTypeKind => true,
-        TypeKind::LLVMArrayTypeKind | TypeKind::LLVMVectorTypeKind => has_pointer(ty.element_type()),
+        TypeKind::LLVMArrayTypeKind | TypeKind::LLVMVectorTypeKind => {
+            has_pointer(ty.element_type())
+        }
         TypeKind::LLVMStructTypeKind => ty.struct_fields().into_iter().any(has_pointer),
         _ => false,
     }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use gimso_pass::escape::{AllocaHome, classify_allocas};
+use gimso_pass::llvm::{DataLayout, Func};
 use gimso_pass::load_module;
 use inkwell::context::Context;
 use inkwell::module::Module;
@@ -30,9 +31,10 @@ fn compile_at(source: &str, level: &str) -> PathBuf {
 
 /// The home of alloca `v` of function `f`.
 fn home_of(module: &Module<'_>, f: &str, v: &str) -> AllocaHome {
-    classify_allocas(module, module.get_function(f).unwrap())
+    let layout = DataLayout::new(module);
+    classify_allocas(&layout, Func::of(module.get_function(f).unwrap()))
         .into_iter()
-        .find(|(i, _)| i.get_name().unwrap().to_str().unwrap() == v)
+        .find(|(i, _)| i.name() == v)
         .unwrap_or_else(|| panic!("{f} has no alloca {v}"))
         .1
 }
@@ -42,9 +44,10 @@ fn allocas_are_stack_only_when_private_and_in_bounds() {
     let ctx = Context::create();
     let module = load_module(&ctx, &compile_named("escape.c")).expect("loads");
     let homes = |f: &str| -> HashMap<String, AllocaHome> {
-        classify_allocas(&module, module.get_function(f).unwrap())
+        let layout = DataLayout::new(&module);
+        classify_allocas(&layout, Func::of(module.get_function(f).unwrap()))
             .into_iter()
-            .map(|(i, h)| (i.get_name().unwrap().to_str().unwrap().to_owned(), h))
+            .map(|(i, h)| (i.name(), h))
             .collect()
     };
 

@@ -34,7 +34,10 @@ fn llvm_stress_modules_are_accepted() {
         // The inttoptr capability inference runs on every function too.
         for f in module.get_functions() {
             let _ = gimso_pass::inttoptr::infer(f);
-            let _ = gimso_pass::escape::classify_allocas(&module, f);
+            let _ = gimso_pass::escape::classify_allocas(
+                &gimso_pass::llvm::DataLayout::new(&module),
+                gimso_pass::llvm::Func::of(f),
+            );
         }
         // And the preparatory rewrite leaves a module that verifies.
         gimso_pass::prepare::prepare(&module);

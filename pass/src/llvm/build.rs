@@ -268,7 +268,10 @@ impl<'m> Ll<'m> {
             Opcode::LLVMAShr => LLVMConstAShr,
             _ => return None,
         };
-        assert!(a.is_constant() && b.is_constant(), "const_binop of non-constants");
+        assert!(
+            a.is_constant() && b.is_constant(),
+            "const_binop of non-constants"
+        );
         // SAFETY: two constants (checked); LLVM asserts their types agree.
         Some(unsafe { made(f(a.raw(), b.raw())) })
     }
@@ -290,12 +293,18 @@ impl<'m> Ll<'m> {
         Some(unsafe { made(f(v.raw(), ty.raw())) })
     }
     pub fn const_icmp(&self, p: IntPredicate, a: Value<'m>, b: Value<'m>) -> Value<'m> {
-        assert!(a.is_constant() && b.is_constant(), "const_icmp of non-constants");
+        assert!(
+            a.is_constant() && b.is_constant(),
+            "const_icmp of non-constants"
+        );
         // SAFETY: two constants (checked).
         unsafe { made(LLVMConstICmp(p, a.raw(), b.raw())) }
     }
     pub fn const_fcmp(&self, p: RealPredicate, a: Value<'m>, b: Value<'m>) -> Value<'m> {
-        assert!(a.is_constant() && b.is_constant(), "const_fcmp of non-constants");
+        assert!(
+            a.is_constant() && b.is_constant(),
+            "const_fcmp of non-constants"
+        );
         // SAFETY: two constants (checked).
         unsafe { made(LLVMConstFCmp(p, a.raw(), b.raw())) }
     }

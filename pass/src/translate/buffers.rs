@@ -62,7 +62,7 @@ pub fn write_buffers<'m>(ll: &Ll<'m>, thread: V<'m>, bytes: u64) -> (V<'m>, V<'m
 /// capability value always has the value's own type.
 pub fn read_value<'m>(ll: &Ll<'m>, ty: T<'m>, payload: V<'m>, caps: V<'m>, off: u64) -> Tx<'m> {
     let int = ll.load(ty, ll.gep_i8c(payload, off), 8);
-    if !cc_carries(ll, ty) {
+    if !cc_carries(ty) {
         return Tx::plain(int);
     }
     Tx {
@@ -74,11 +74,11 @@ pub fn read_value<'m>(ll: &Ll<'m>, ty: T<'m>, payload: V<'m>, caps: V<'m>, off: 
 fn read_caps<'m>(ll: &Ll<'m>, ty: T<'m>, caps: V<'m>, off: u64) -> V<'m> {
     match ty.kind() {
         TypeKind::LLVMPointerTypeKind => ll.load(ll.ptr(), ll.gep_i8c(caps, off), 8),
-        _ if is_word_int(ll, ty) => ll.load(ty, ll.gep_i8c(caps, off), 8),
+        _ if is_word_int(ty) => ll.load(ty, ll.gep_i8c(caps, off), 8),
         TypeKind::LLVMStructTypeKind => {
             let mut acc = ll.zero(ty);
             for (i, f) in ty.struct_fields().into_iter().enumerate() {
-                if !cc_carries(ll, f) {
+                if !cc_carries(f) {
                     continue;
                 }
                 let fo = ll.field_offset(ty, i as u32);
@@ -122,12 +122,12 @@ fn write_caps<'m>(ll: &Ll<'m>, ty: T<'m>, c: V<'m>, caps: V<'m>, off: u64) {
         TypeKind::LLVMPointerTypeKind => {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
-        _ if is_word_int(ll, ty) => {
+        _ if is_word_int(ty) => {
             ll.store(c, ll.gep_i8c(caps, off), 8);
         }
         TypeKind::LLVMStructTypeKind => {
             for (i, f) in ty.struct_fields().into_iter().enumerate() {
-                if !cc_carries(ll, f) {
+                if !cc_carries(f) {
                     continue;
                 }
                 let fo = ll.field_offset(ty, i as u32);

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::ll::{B, Ll};
+use super::ll::B;
 
 pub(crate) struct Cfg<'m> {
     /// The reachable blocks in reverse post-order; `order[0]` is the entry.
@@ -20,12 +20,12 @@ pub(crate) struct Cfg<'m> {
 
 impl<'m> Cfg<'m> {
     /// The graph of the blocks reachable from `entry`.
-    pub fn new(ll: &Ll<'m>, entry: B<'m>) -> Cfg<'m> {
-        let order = reverse_post_order(ll, entry);
+    pub fn new(entry: B<'m>) -> Cfg<'m> {
+        let order = reverse_post_order(entry);
         let index: HashMap<B<'m>, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
         let mut preds: HashMap<B<'m>, Vec<B<'m>>> = HashMap::new();
         for &b in &order {
-            for s in successors(ll, b) {
+            for s in successors(b) {
                 let ps = preds.entry(s).or_default();
                 if !ps.contains(&b) {
                     ps.push(b);
@@ -75,22 +75,20 @@ impl<'m> Cfg<'m> {
     }
 }
 
-fn successors<'m>(ll: &Ll<'m>, b: B<'m>) -> Vec<B<'m>> {
-    b.terminator()
-        .map(|t| t.successors())
-        .unwrap_or_default()
+fn successors<'m>(b: B<'m>) -> Vec<B<'m>> {
+    b.terminator().map(|t| t.successors()).unwrap_or_default()
 }
 
-fn reverse_post_order<'m>(ll: &Ll<'m>, first: B<'m>) -> Vec<B<'m>> {
+fn reverse_post_order<'m>(first: B<'m>) -> Vec<B<'m>> {
     let mut seen = HashSet::from([first]);
     let mut post = Vec::new();
-    let mut stack: Vec<(B<'m>, Vec<B<'m>>, usize)> = vec![(first, successors(ll, first), 0)];
+    let mut stack: Vec<(B<'m>, Vec<B<'m>>, usize)> = vec![(first, successors(first), 0)];
     while let Some((b, ss, i)) = stack.last_mut() {
         if *i < ss.len() {
             let s = ss[*i];
             *i += 1;
             if seen.insert(s) {
-                let n = successors(ll, s);
+                let n = successors(s);
                 stack.push((s, n, 0));
             }
         } else {

@@ -1,11 +1,10 @@
 //! Constants under gimso: every global value becomes the pair (intval,
 //! capability) of its translated object; `undef`/`poison` become zero.
 
-
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use super::ModTx;
 use super::layout::has_ptr;
 use super::ll::{Ll, T, V};
+use crate::llvm::{Linkage, Opcode, TypeKind, ValueKind};
 
 /// A translated value: the intval part (same type as the original) and,
 /// for types containing pointers, the capability part (same type again,
@@ -88,7 +87,14 @@ impl<'m> ModTx<'m, '_> {
     /// Whether an access of `size` bytes at the constant address `int`
     /// with capability `cap` is known to pass its check (`align` as the
     /// check would require, `write` for stores).
-    pub fn passes_statically(&self, int: V<'m>, cap: V<'m>, size: u64, align: u64, write: bool) -> bool {
+    pub fn passes_statically(
+        &self,
+        int: V<'m>,
+        cap: V<'m>,
+        size: u64,
+        align: u64,
+        write: bool,
+    ) -> bool {
         let (Some((obj, at)), Some((cobj, lower))) =
             (const_address(&self.ll, int), const_address(&self.ll, cap))
         else {
@@ -167,7 +173,7 @@ impl<'m> ModTx<'m, '_> {
         let z = self.ll.zero(ty);
         Tx {
             int: z,
-            cap: has_ptr(&self.ll, ty).then_some(z),
+            cap: has_ptr(ty).then_some(z),
         }
     }
 
@@ -176,7 +182,6 @@ impl<'m> ModTx<'m, '_> {
         if let Some(&m) = self.mentions_memo.get(&c) {
             return m;
         }
-        let ll = &self.ll;
         let m = match c.value_kind() {
             ValueKind::LLVMFunctionValueKind
             | ValueKind::LLVMGlobalVariableValueKind
@@ -205,22 +210,23 @@ impl<'m> ModTx<'m, '_> {
         let kind = c.value_kind();
         match kind {
             ValueKind::LLVMFunctionValueKind => {
-                let (entry, obj) =
-                    self.fn_map.get(&c).copied().ok_or_else(|| {
-                        format!("function `{}` has no translation", c.name())
-                    })?;
+                let (entry, obj) = self
+                    .fn_map
+                    .get(&c)
+                    .copied()
+                    .ok_or_else(|| format!("function `{}` has no translation", c.name()))?;
                 let lower = self.object_lower(obj);
                 Ok(Tx {
                     int: entry,
                     cap: Some(lower),
                 })
             }
-            ValueKind::LLVMGlobalVariableValueKind
-            | ValueKind::LLVMGlobalAliasValueKind => {
-                let obj =
-                    self.obj_map.get(&c).copied().ok_or_else(|| {
-                        format!("global `{}` has no translation", c.name())
-                    })?;
+            ValueKind::LLVMGlobalVariableValueKind | ValueKind::LLVMGlobalAliasValueKind => {
+                let obj = self
+                    .obj_map
+                    .get(&c)
+                    .copied()
+                    .ok_or_else(|| format!("global `{}` has no translation", c.name()))?;
                 match obj {
                     GlobalTx::Data(obj) if self.tls_objects.contains(&obj) => Err(format!(
                         "thread-local variable `{}` used other than through \
@@ -259,7 +265,7 @@ impl<'m> ModTx<'m, '_> {
                 if !self.mentions_globals(c) {
                     return Ok(Tx {
                         int: c,
-                        cap: has_ptr(&self.ll, ty).then(|| self.ll.zero(ty)),
+                        cap: has_ptr(ty).then(|| self.ll.zero(ty)),
                     });
                 }
                 self.tx_aggregate(c, ty, kind)
@@ -268,14 +274,14 @@ impl<'m> ModTx<'m, '_> {
                 if !self.mentions_globals(c) {
                     return Ok(Tx {
                         int: c,
-                        cap: has_ptr(&self.ll, ty).then(|| self.ll.zero(ty)),
+                        cap: has_ptr(ty).then(|| self.ll.zero(ty)),
                     });
                 }
                 self.tx_const_expr(c, ty)
             }
             _ => Ok(Tx {
                 int: c,
-                cap: has_ptr(&self.ll, ty).then(|| self.ll.zero(ty)),
+                cap: has_ptr(ty).then(|| self.ll.zero(ty)),
             }),
         }
     }
@@ -291,7 +297,7 @@ impl<'m> ModTx<'m, '_> {
             caps.push(t.cap.unwrap_or_else(|| self.ll.zero(e.type_of())));
         }
         let ll = &self.ll;
-        let with_ptr = has_ptr(ll, ty);
+        let with_ptr = has_ptr(ty);
         let (int, cap) = match kind {
             ValueKind::LLVMConstantStructValueKind => (
                 ll.const_named_struct(ty, &ints),
@@ -337,7 +343,7 @@ impl<'m> ModTx<'m, '_> {
                 let src = operand(self, 0)?;
                 if src.int.type_of() == ty {
                     Ok(src)
-                } else if !has_ptr(&self.ll, ty) && src.cap.is_none() {
+                } else if !has_ptr(ty) && src.cap.is_none() {
                     Ok(Tx::plain(c))
                 } else {
                     Err("constant bitcast of pointers".into())

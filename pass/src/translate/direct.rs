@@ -32,8 +32,7 @@
 //!   use the generic entry, which the linker resolves. ODR definitions (C++
 //!   inline functions) have one type everywhere and bind directly.
 
-
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
+use crate::llvm::{IntPredicate, Linkage, TypeKind, Visibility};
 use gimso_abi::SYMBOL_DIRECT_PREFIX;
 
 use super::ModTx;
@@ -55,7 +54,7 @@ pub struct Direct<'m> {
 
 /// Whether functions of type `fnty` can be called directly: not variadic,
 /// every parameter and the result a sized first-class type.
-pub fn signature_ok<'m>(ll: &Ll<'m>, fnty: T<'m>) -> bool {
+pub fn signature_ok<'m>(fnty: T<'m>) -> bool {
     if fnty.is_vararg() {
         return false;
     }
@@ -69,7 +68,7 @@ pub fn direct_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
     let mut params = vec![ll.ptr()];
     for p in fnty.fn_params() {
         params.push(p);
-        if cc_carries(ll, p) {
+        if cc_carries(p) {
             params.push(p);
         }
     }
@@ -82,7 +81,7 @@ fn direct_ret_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
     let ret = fnty.fn_ret();
     if ret.kind() == TypeKind::LLVMVoidTypeKind {
         ll.struct_ty(&[ll.i64()])
-    } else if cc_carries(ll, ret) {
+    } else if cc_carries(ret) {
         ll.struct_ty(&[ll.i64(), ret, ret])
     } else {
         ll.struct_ty(&[ll.i64(), ret])
@@ -91,7 +90,12 @@ fn direct_ret_type<'m>(ll: &Ll<'m>, fnty: T<'m>) -> T<'m> {
 
 /// The return value of a direct entry: the exception flag and, unless the
 /// function returns void, `value` (zero when unwinding).
-pub fn direct_result<'m>(ll: &Ll<'m>, fnty: T<'m>, exception: bool, value: Option<Tx<'m>>) -> V<'m> {
+pub fn direct_result<'m>(
+    ll: &Ll<'m>,
+    fnty: T<'m>,
+    exception: bool,
+    value: Option<Tx<'m>>,
+) -> V<'m> {
     let rty = fnty.fn_ret();
     let sty = direct_ret_type(ll, fnty);
     let mut agg = ll.zero(sty);
@@ -99,7 +103,7 @@ pub fn direct_result<'m>(ll: &Ll<'m>, fnty: T<'m>, exception: bool, value: Optio
     if rty.kind() != TypeKind::LLVMVoidTypeKind {
         if let Some(v) = value {
             agg = ll.insert_value(agg, v.int, 1);
-            if cc_carries(ll, rty) {
+            if cc_carries(rty) {
                 let cap = v.cap.unwrap_or_else(|| ll.zero(rty));
                 agg = ll.insert_value(agg, cap, 2);
             }
@@ -116,7 +120,7 @@ pub fn direct_value<'m>(ll: &Ll<'m>, fnty: T<'m>, r: V<'m>) -> Option<Tx<'m>> {
     }
     Some(Tx {
         int: ll.extract_value(r, 1),
-        cap: cc_carries(ll, rty).then(|| ll.extract_value(r, 2)),
+        cap: cc_carries(rty).then(|| ll.extract_value(r, 2)),
     })
 }
 
@@ -126,7 +130,7 @@ pub fn direct_args<'m>(ll: &Ll<'m>, fnty: T<'m>, thread: V<'m>, args: &[Tx<'m>])
     let mut out = vec![thread];
     for (&ty, t) in fnty.fn_params().iter().zip(args) {
         out.push(t.int);
-        if cc_carries(ll, ty) {
+        if cc_carries(ty) {
             out.push(t.cap.unwrap_or_else(|| ll.zero(ty)));
         }
     }
@@ -135,12 +139,12 @@ pub fn direct_args<'m>(ll: &Ll<'m>, fnty: T<'m>, thread: V<'m>, args: &[Tx<'m>])
 
 /// The parameters of direct entry `f` (of original type `fnty`) as values
 /// with their capabilities.
-pub fn direct_params<'m>(ll: &Ll<'m>, f: V<'m>, fnty: T<'m>) -> Vec<Tx<'m>> {
+pub fn direct_params<'m>(f: V<'m>, fnty: T<'m>) -> Vec<Tx<'m>> {
     let mut k = 1;
     let mut out = Vec::new();
     for ty in fnty.fn_params() {
         let int = f.func().param(k);
-        let cap = cc_carries(ll, ty).then(|| f.func().param(k + 1));
+        let cap = cc_carries(ty).then(|| f.func().param(k + 1));
         k += if cap.is_some() { 2 } else { 1 };
         out.push(Tx { int, cap });
     }
@@ -149,14 +153,14 @@ pub fn direct_params<'m>(ll: &Ll<'m>, f: V<'m>, fnty: T<'m>) -> Vec<Tx<'m>> {
 
 /// `gimso.fd.NAME.HASH`: the hash (64-bit FNV-1a of the type's text) keeps
 /// functions of different types apart at link time.
-pub fn direct_symbol<'m>(ll: &Ll<'m>, name: &str, fnty: T<'m>) -> String {
-    let h = type_hash(ll, fnty);
+pub fn direct_symbol<'m>(name: &str, fnty: T<'m>) -> String {
+    let h = type_hash(fnty);
     format!("{SYMBOL_DIRECT_PREFIX}{name}.{h:016x}")
 }
 
 /// 64-bit FNV-1a of the ABI version and the text of function type `fnty`, never 0 (a function
 /// object's hash word is 0 when it has no direct body).
-pub fn type_hash<'m>(ll: &Ll<'m>, fnty: T<'m>) -> u64 {
+pub fn type_hash<'m>(fnty: T<'m>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     // The ABI version first: objects compiled for another register
     // convention never bind to these bodies (their calls take the
@@ -177,9 +181,8 @@ impl<'m> ModTx<'m, '_> {
             return;
         }
         let fnty = f.global_value_type();
-        let byval =
-            (0..fnty.fn_params().len() as u32).any(|i| f.func().param_byval(i).is_some());
-        if byval || !signature_ok(&self.ll, fnty) {
+        let byval = (0..fnty.fn_params().len() as u32).any(|i| f.func().param_byval(i).is_some());
+        if byval || !signature_ok(fnty) {
             return;
         }
         let (body_linkage, bind) = match f.linkage() {
@@ -189,7 +192,7 @@ impl<'m> ModTx<'m, '_> {
             LLVMLinkOnceODRLinkage | LLVMWeakODRLinkage => (LLVMWeakAnyLinkage, true),
             _ => (LLVMInternalLinkage, false),
         };
-        let sym = direct_symbol(&self.ll, name, fnty);
+        let sym = direct_symbol(name, fnty);
         let body = self.ll.add_function(&sym, direct_type(&self.ll, fnty));
         body.set_linkage(body_linkage);
         if body_linkage != LLVMInternalLinkage {
@@ -211,7 +214,7 @@ impl<'m> ModTx<'m, '_> {
         }
         if !callee.is_declaration()
             || callee.linkage() != Linkage::LLVMExternalLinkage
-            || !signature_ok(&self.ll, fnty)
+            || !signature_ok(fnty)
         {
             return None;
         }
@@ -221,7 +224,7 @@ impl<'m> ModTx<'m, '_> {
         if crate::libc_names::is_libc(&name) {
             return None;
         }
-        let sym = direct_symbol(&self.ll, &name, fnty);
+        let sym = direct_symbol(&name, fnty);
         if let Some(f) = self.ll.get_function(&sym) {
             return Some(*f);
         }
@@ -230,7 +233,11 @@ impl<'m> ModTx<'m, '_> {
 
     /// The register entry of the C library wrapper `callee` (a declaration)
     /// when the call's type `fnty` is exactly its prototype's.
-    pub fn wrapper_entry(&self, callee: V<'m>, fnty: T<'m>) -> Option<&'static gimso_abi::DirectWrapper> {
+    pub fn wrapper_entry(
+        &self,
+        callee: V<'m>,
+        fnty: T<'m>,
+    ) -> Option<&'static gimso_abi::DirectWrapper> {
         if !self.options.direct_calls
             || !callee.is_declaration()
             || callee.linkage() != Linkage::LLVMExternalLinkage
@@ -259,7 +266,7 @@ impl<'m> ModTx<'m, '_> {
         let layout = cc_layout(ll, &types);
         let (payload, caps) = buffers::write_buffers(ll, thread, layout.bytes);
         buffers::zero_caps(ll, caps, layout.bytes);
-        for (i, (&ty, t)) in types.iter().zip(direct_params(ll, *f, fnty)).enumerate() {
+        for (i, (&ty, t)) in types.iter().zip(direct_params(*f, fnty)).enumerate() {
             buffers::write_value(ll, ty, t, payload, caps, layout.offsets[i]);
         }
         let lower = ll.const_gep_i8(obj, 16);
@@ -268,11 +275,7 @@ impl<'m> ModTx<'m, '_> {
             entry,
             &[thread, lower, ll.i64c(layout.bytes)],
         );
-        let threw = ll.icmp(
-            IntPredicate::LLVMIntNE,
-            ll.extract_value(r, 0),
-            ll.i64c(0),
-        );
+        let threw = ll.icmp(IntPredicate::LLVMIntNE, ll.extract_value(r, 0), ll.i64c(0));
         let (exc, cont) = (ll.append_block(f, ""), ll.append_block(f, ""));
         ll.cond_br(threw, exc, cont);
         ll.position_at_end(exc);

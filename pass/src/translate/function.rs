@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::llvm::{IntPredicate, Linkage, Opcode, Ordering, TypeKind, ValueKind};
-use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+use inkwell::values::InstructionValue;
 
 use gimso_abi::{
     ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, FLAG_READONLY, FLAG_STACK, HEADER_SIZE,
@@ -18,7 +18,7 @@ use super::layout::{
     CcLayout, aggregate_carries, cc_carries, cc_layout, has_ptr, is_word_int, required_align,
     ret_bytes,
 };
-use super::ll::{B, Ll, M, T, V};
+use super::ll::{B, M, T, V};
 use super::runtime::{call, entry_type};
 use super::{buffers, direct};
 use crate::escape::{AllocaHome, classify_allocas};
@@ -126,14 +126,14 @@ struct FnTx<'a, 'm, 'ctx> {
     /// constant GEPs stripped; its byte offset from there).
     const_gep: HashMap<V<'m>, (V<'m>, i64)>,
     /// Accesses checked on every path to the current point.
-    checked: Checked<'m>,
+    checked: Checked<V<'m>>,
     /// Loads and stores whose check covers later accesses ([`widen`]).
     widened: HashMap<V<'m>, widen::Covered<'m>>,
     /// `&base[i]` per (original block, base, index, element type): the
     /// shared root of the fields of one element ([`FnTx::indexed_gep`]).
     indexed_roots: HashMap<(B<'m>, V<'m>, V<'m>, T<'m>), V<'m>>,
     /// What held at the end of each translated old block.
-    end_checked: HashMap<B<'m>, Checked<'m>>,
+    end_checked: HashMap<B<'m>, Checked<V<'m>>>,
     /// Capabilities of escaping allocas of constant size → their payload
     /// bytes: a stack object is never freed or resized (the collector
     /// reclaims it), so its bounds are `lower + size` for good.
@@ -269,13 +269,13 @@ fn access_bits(size: u64, align: u64, write: bool) -> u32 {
 /// Whether the pointer `gep` (an address computed from a loaded pointer)
 /// is only compared, directly or through at most `depth` more constant or
 /// variable offsets (`o != &G(L)->nilvalue`): its capability is never used.
-fn only_compared<'m>(ll: &Ll<'m>, gep: V<'m>, depth: u32) -> bool {
+fn only_compared<'m>(gep: V<'m>, depth: u32) -> bool {
     let users = gep.users();
     !users.is_empty()
         && users.iter().all(|&u| match u.opcode() {
             Opcode::LLVMICmp => true,
             Opcode::LLVMGetElementPtr => {
-                depth > 0 && u.operand(0) == gep && only_compared(ll, u, depth - 1)
+                depth > 0 && u.operand(0) == gep && only_compared(u, depth - 1)
             }
             _ => false,
         })
@@ -299,7 +299,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let Some(&first) = old_blocks.first() else {
             return;
         };
-        let cfg = Cfg::new(&self.m.ll, first);
+        let cfg = Cfg::new(first);
         let order = cfg.order.clone();
         let entry = self.m.ll.append_block(self.new, "gimso.entry");
         for &b in &order {
@@ -349,7 +349,8 @@ impl<'m> FnTx<'_, 'm, '_> {
             } else {
                 ps.to_vec()
             };
-            let facts: Option<Vec<&Checked<'m>>> = ps.iter().map(|p| self.end_checked.get(p)).collect();
+            let facts: Option<Vec<&Checked<V<'m>>>> =
+                ps.iter().map(|p| self.end_checked.get(p)).collect();
             self.checked = facts.map_or_else(Checked::default, |f| Checked::meet(&f));
             if let Some(dom) = cfg.idom(b).and_then(|d| self.end_checked.get(&d)) {
                 self.checked.add_lasting(&dom.lasting());
@@ -361,10 +362,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 // terminator of a latch polls before it.
                 if Some(inst) == term
                     && latches.contains(&b)
-                    && !matches!(
-                        inst.opcode(),
-                        Opcode::LLVMBr | Opcode::LLVMSwitch
-                    )
+                    && !matches!(inst.opcode(), Opcode::LLVMBr | Opcode::LLVMSwitch)
                 {
                     self.set_loc_line0();
                     self.pollcheck();
@@ -418,8 +416,11 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// back edges all come from blocks the header dominates (natural loops)
     /// and whose blocks make no call that forgets checks: the checks passed
     /// on entry to such a loop hold on every iteration ([`checked`]).
-    fn call_free_loop_headers(&self, loops: Vec<((B<'m>, B<'m>), LoopBody<'m>)>, cfg: &Cfg<'m>) -> HashSet<B<'m>> {
-        let ll = &self.m.ll;
+    fn call_free_loop_headers(
+        &self,
+        loops: Vec<((B<'m>, B<'m>), LoopBody<'m>)>,
+        cfg: &Cfg<'m>,
+    ) -> HashSet<B<'m>> {
         let calls = |b: B<'m>| {
             b.instructions().into_iter().any(|i| {
                 matches!(
@@ -455,7 +456,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// capability, and the header reads of its checks, are then the same on
     /// every iteration.
     fn base_invariant_in_loop(&self) -> bool {
-        let ll = &self.m.ll;
         let inst = self.cur_old;
         let ptr = match inst.opcode() {
             Opcode::LLVMLoad => inst.operand(0),
@@ -466,9 +466,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             return false;
         };
         let mut base = ptr;
-        while base.is_instruction()
-            && base.opcode() == Opcode::LLVMGetElementPtr
-        {
+        while base.is_instruction() && base.opcode() == Opcode::LLVMGetElementPtr {
             base = base.operand(0);
         }
         !base.is_instruction() || !lp.contains(&base.block())
@@ -607,14 +605,13 @@ impl<'m> FnTx<'_, 'm, '_> {
         let z = self.m.ll.zero(ty);
         Tx {
             int: z,
-            cap: has_ptr(&self.m.ll, ty).then_some(z),
+            cap: has_ptr(ty).then_some(z),
         }
     }
 
     fn cap(&mut self, v: V<'m>) -> V<'m> {
         let t = self.tx(v);
-        t.cap
-            .unwrap_or_else(|| self.m.ll.zero(t.int.type_of()))
+        t.cap.unwrap_or_else(|| self.m.ll.zero(t.int.type_of()))
     }
 
     fn set(&mut self, old: V<'m>, t: Tx<'m>) {

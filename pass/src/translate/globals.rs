@@ -1,8 +1,7 @@
 //! Global objects, function objects, module start-up and `main`.
 
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
+use crate::llvm::{Linkage, Opcode, TypeKind, ValueKind};
 use std::collections::HashSet;
-
 
 use gimso_abi::{
     FLAG_GLOBAL, FLAG_READONLY, SPECIAL_SHIFT, SYMBOL_FN_PREFIX, SYMBOL_OBJ_PREFIX, aux_with_delta,
@@ -99,10 +98,7 @@ impl<'m> ModTx<'m, '_> {
                 self.declare_direct(f, &name, linkage);
                 let upper = self.ll.const_gep_i8(obj, 16);
                 let (body, hash) = match self.direct.get(&f) {
-                    Some(d) => (
-                        d.body,
-                        super::direct::type_hash(&self.ll, f.global_value_type()),
-                    ),
+                    Some(d) => (d.body, super::direct::type_hash(f.global_value_type())),
                     None => (self.ll.null_ptr(), 0),
                 };
                 let init = self.ll.const_struct(&[
@@ -147,9 +143,7 @@ impl<'m> ModTx<'m, '_> {
                     ty,
                     self.shadow_tail_ty(self.ll.size_of(ty)),
                 ]);
-                let align = u64::from(g.alignment())
-                    .max(self.ll.align_of(ty))
-                    .max(16);
+                let align = u64::from(g.alignment()).max(self.ll.align_of(ty)).max(16);
                 let linkage = self.new_linkage(g);
                 let o = if align > 16 {
                     self.padded_object(g, &name, obj_ty, align, linkage)
@@ -376,7 +370,7 @@ impl<'m> ModTx<'m, '_> {
             let lower = self.ll.const_gep_i8(obj, 16);
             let mut leaves = Vec::new();
             if let Some(c) = g.initializer() {
-                if has_ptr(&self.ll, ty) {
+                if has_ptr(ty) {
                     if let Ok(t) = self.tx_const(c) {
                         self.pointer_leaves(ty, t, 0, &mut leaves);
                     }
@@ -439,7 +433,13 @@ impl<'m> ModTx<'m, '_> {
 
     /// Collects into `found` the global values under a `ptrtoint` in the
     /// constant `c` (`under`: inside one already).
-    fn find_ptrtoints(&self, c: V<'m>, under: bool, found: &mut Vec<V<'m>>, seen: &mut HashSet<(V<'m>, bool)>) {
+    fn find_ptrtoints(
+        &self,
+        c: V<'m>,
+        under: bool,
+        found: &mut Vec<V<'m>>,
+        seen: &mut HashSet<(V<'m>, bool)>,
+    ) {
         if !seen.insert((c, under)) {
             return;
         }
@@ -530,16 +530,14 @@ impl<'m> ModTx<'m, '_> {
         match ty.kind() {
             TypeKind::LLVMPointerTypeKind => {
                 if let Some(cap) = t.cap {
-                    if cap.value_kind()
-                        != ValueKind::LLVMConstantPointerNullValueKind
-                    {
+                    if cap.value_kind() != ValueKind::LLVMConstantPointerNullValueKind {
                         out.push((base, t));
                     }
                 }
             }
             TypeKind::LLVMStructTypeKind => {
                 for (i, f) in ty.struct_fields().into_iter().enumerate() {
-                    if !has_ptr(ll, f) {
+                    if !has_ptr(f) {
                         continue;
                     }
                     let off = ll.field_offset(ty, i as u32);
@@ -613,9 +611,7 @@ impl<'m> ModTx<'m, '_> {
         let Some(entry) = self.ll.get_function(&format!("{SYMBOL_FN_PREFIX}main")) else {
             return;
         };
-        if entry.is_declaration()
-            || entry.linkage() != Linkage::LLVMExternalLinkage
-        {
+        if entry.is_declaration() || entry.linkage() != Linkage::LLVMExternalLinkage {
             return;
         }
         let Some(obj) = self.ll.get_global(&format!("{SYMBOL_OBJ_PREFIX}main")) else {

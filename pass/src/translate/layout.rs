@@ -5,11 +5,11 @@ use crate::llvm::TypeKind;
 use super::ll::{Ll, T};
 
 /// Whether values of `ty` contain pointers (and so carry capabilities).
-pub fn has_ptr<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
+pub fn has_ptr<'m>(ty: T<'m>) -> bool {
     match ty.kind() {
         TypeKind::LLVMPointerTypeKind => true,
-        TypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| has_ptr(ll, f)),
-        TypeKind::LLVMArrayTypeKind => has_ptr(ll, ty.element_type()),
+        TypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| has_ptr(f)),
+        TypeKind::LLVMArrayTypeKind => has_ptr(ty.element_type()),
         TypeKind::LLVMVectorTypeKind | TypeKind::LLVMScalableVectorTypeKind => {
             ty.element_type().is_ptr()
         }
@@ -20,18 +20,18 @@ pub fn has_ptr<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
 /// Whether `ty` is a 64-bit integer: the type clang's x86-64 calling
 /// convention gives a union or small struct holding a pointer (QuickJS's
 /// `JSValue`), so across calls it travels with a capability word.
-pub fn is_word_int<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
+pub fn is_word_int<'m>(ty: T<'m>) -> bool {
     ty.kind() == TypeKind::LLVMIntegerTypeKind && ty.int_width() == 64
 }
 
 /// Whether values of `ty` pass capability words across calls (CC buffers
 /// and direct entries): they hold pointers or 64-bit integers (directly,
 /// or as fields of structs and elements of arrays).
-pub fn cc_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
+pub fn cc_carries<'m>(ty: T<'m>) -> bool {
     match ty.kind() {
-        TypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| cc_carries(ll, f)),
-        TypeKind::LLVMArrayTypeKind => cc_carries(ll, ty.element_type()),
-        _ => has_ptr(ll, ty) || is_word_int(ll, ty),
+        TypeKind::LLVMStructTypeKind => ty.struct_fields().iter().any(|&f| cc_carries(f)),
+        TypeKind::LLVMArrayTypeKind => cc_carries(ty.element_type()),
+        _ => has_ptr(ty) || is_word_int(ty),
     }
 }
 
@@ -39,16 +39,16 @@ pub fn cc_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
 /// a capability value of their own type through the translation (phis,
 /// selects, `insertvalue`), the fields that are 64-bit integers holding
 /// their capabilities as integers.
-pub fn aggregate_carries<'m>(ll: &Ll<'m>, ty: T<'m>) -> bool {
+pub fn aggregate_carries<'m>(ty: T<'m>) -> bool {
     matches!(
         ty.kind(),
         TypeKind::LLVMStructTypeKind | TypeKind::LLVMArrayTypeKind
-    ) && cc_carries(ll, ty)
+    ) && cc_carries(ty)
 }
 
 /// Whether an access of `ty` must be aligned (pointers and vectors; an
 /// aggregate if any member must be), and to what.
-pub fn required_align<'m>(ll: &Ll<'m>, ty: T<'m>, ir_align: u32) -> u64 {
+pub fn required_align<'m>(ty: T<'m>, ir_align: u32) -> u64 {
     match ty.kind() {
         TypeKind::LLVMPointerTypeKind => 8,
         TypeKind::LLVMVectorTypeKind => {
@@ -61,10 +61,10 @@ pub fn required_align<'m>(ll: &Ll<'m>, ty: T<'m>, ir_align: u32) -> u64 {
         TypeKind::LLVMStructTypeKind => ty
             .struct_fields()
             .iter()
-            .map(|&f| required_align(ll, f, 1))
+            .map(|&f| required_align(f, 1))
             .max()
             .unwrap_or(1),
-        TypeKind::LLVMArrayTypeKind => required_align(ll, ty.element_type(), 1),
+        TypeKind::LLVMArrayTypeKind => required_align(ty.element_type(), 1),
         _ => 1,
     }
 }

@@ -197,11 +197,7 @@ impl<'m> ModTx<'m, '_> {
     /// replace (not weak), called with the type it was defined with, and
     /// not variadic (its variadic arguments are no parameters).
     pub fn known_callee(&self, call: V<'m>) -> Option<V<'m>> {
-        let ll = &self.ll;
-        if !matches!(
-            call.opcode(),
-            Opcode::LLVMCall | Opcode::LLVMInvoke
-        ) {
+        if !matches!(call.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke) {
             return None;
         }
         let f = call.called_value();
@@ -300,13 +296,12 @@ pub fn translate_module_with(
         inferences: HashMap::new(),
         param_caps: HashMap::new(),
     };
-    let old_functions: Vec<V<'_>> = m
-        .ll
-        .functions()
-        .into_iter()
-        .filter(|&f| !f.name().starts_with("llvm."))
-        .map(|f| f.as_value())
-        .collect();
+    let old_functions: Vec<V<'_>> =
+        m.ll.functions()
+            .into_iter()
+            .filter(|&f| !f.name().starts_with("llvm."))
+            .map(|f| f.as_value())
+            .collect();
     m.create_lsdas(&old_functions);
     let old_globals = m.ll.globals();
     let old_aliases = m.ll.aliases();

@@ -46,7 +46,6 @@ impl<'m> FnTx<'_, 'm, '_> {
             self.tx_setjmp(inst);
             return;
         }
-        let ll = &self.m.ll;
         let fnty = inst.called_fn_type();
         let nargs = inst.num_arg_operands();
         let mut types = Vec::new();
@@ -68,8 +67,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         // A weak declaration may be null: called through its pointer, so
         // the call check reports a call of an undefined one.
-        let weak = callee.is_function()
-            && callee.linkage() == Linkage::LLVMExternalWeakLinkage;
+        let weak = callee.is_function() && callee.linkage() == Linkage::LLVMExternalWeakLinkage;
         if !weak && !byval.iter().any(Option::is_some) && callee.is_function() {
             if let Some(w) = self.m.wrapper_entry(callee, fnty) {
                 self.wrapper_direct_call(inst, w, &args);
@@ -100,7 +98,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             && self.m.options.direct_calls
             && inst.opcode() == Opcode::LLVMCall
             && !byval.iter().any(Option::is_some)
-            && direct::signature_ok(&self.m.ll, fnty);
+            && direct::signature_ok(fnty);
         if !fast {
             let t = self.generic_call(inst, entry, lower, &types, &byval, args, site);
             self.finish_call(inst, t);
@@ -117,7 +115,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let same = ll.icmp(
             IntPredicate::LLVMIntEQ,
             hash,
-            ll.i64c(direct::type_hash(ll, fnty)),
+            ll.i64c(direct::type_hash(fnty)),
         );
         let (to_body, to_entry, join) = (
             ll.append_block(self.new, ""),
@@ -272,7 +270,13 @@ impl<'m> FnTx<'_, 'm, '_> {
 
     /// Calls direct body `target` (of original type `fnty`) for `inst`;
     /// returns its result. Leaves invoke edges to the caller.
-    pub(super) fn call_body(&mut self, inst: V<'m>, target: V<'m>, fnty: T<'m>, args: &[Tx<'m>]) -> Option<Tx<'m>> {
+    pub(super) fn call_body(
+        &mut self,
+        inst: V<'m>,
+        target: V<'m>,
+        fnty: T<'m>,
+        args: &[Tx<'m>],
+    ) -> Option<Tx<'m>> {
         self.set_frame_lsda(inst);
         let ll = &self.m.ll;
         let values = direct::direct_args(ll, fnty, self.thread, args);
@@ -311,11 +315,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let types = fnty.fn_params();
         let layout = cc_layout(ll, &types);
         if layout.bytes > 0 {
-            let ok = ll.icmp(
-                IntPredicate::LLVMIntUGE,
-                arg_bytes,
-                ll.i64c(layout.bytes),
-            );
+            let ok = ll.icmp(IntPredicate::LLVMIntUGE, arg_bytes, ll.i64c(layout.bytes));
             let needed = ll.i64c(layout.bytes);
             self.guard(ok, |s| {
                 call(&s.m.ll, "gimso_arg_size_failed", &[needed, arg_bytes, site]);
@@ -338,11 +338,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         let values = direct::direct_args(ll, fnty, self.thread, &args);
         let r = ll.call(direct::direct_type(ll, fnty), body, &values);
-        let threw = ll.icmp(
-            IntPredicate::LLVMIntNE,
-            ll.extract_value(r, 0),
-            ll.i64c(0),
-        );
+        let threw = ll.icmp(IntPredicate::LLVMIntNE, ll.extract_value(r, 0), ll.i64c(0));
         let (exc, cont) = (ll.append_block(generic, ""), ll.append_block(generic, ""));
         ll.cond_br(threw, exc, cont);
         ll.position_at_end(exc);
@@ -364,11 +360,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn check_call(&mut self, int: V<'m>, cap: V<'m>, site: V<'m>) {
         let ll = &self.m.ll;
         let i64 = ll.i64();
-        let nonnull = ll.icmp(
-            IntPredicate::LLVMIntNE,
-            ll.ptrtoint(cap, i64),
-            ll.i64c(0),
-        );
+        let nonnull = ll.icmp(IntPredicate::LLVMIntNE, ll.ptrtoint(cap, i64), ll.i64c(0));
         let hdr = ll.append_block(self.new, "");
         let bad = ll.append_block(self.new, "");
         let cont = ll.append_block(self.new, "");

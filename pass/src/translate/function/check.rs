@@ -93,7 +93,13 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// What the check of `size` bytes at `p` must still test, or `None`
     /// when nothing (trusted, proven statically, or implied by the checks
     /// that dominate it). Records this check as passed for later ones.
-    fn plan_check(&mut self, p: Tx<'m>, size: u64, align: u64, write: bool) -> Option<CheckPlan<'m>> {
+    fn plan_check(
+        &mut self,
+        p: Tx<'m>,
+        size: u64,
+        align: u64,
+        write: bool,
+    ) -> Option<CheckPlan<'m>> {
         if self.trusted_ptr(p) {
             return None;
         }

@@ -40,8 +40,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::V;
-
 /// Largest constant offset (either sign) and access size merged.
 const MAX_SPAN: i64 = 4096;
 
@@ -99,31 +97,45 @@ struct Span {
 }
 
 /// The facts holding at one point of the function.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Checked<'m> {
-    spans: HashMap<(V<'m>, V<'m>), Span>,
+/// Generic over the identity of values (`K`: an IR value in the
+/// translation, a number in the tests), so the planning is pure.
+#[derive(Debug, Clone)]
+pub(super) struct Checked<K> {
+    spans: HashMap<(K, K), Span>,
     /// Capabilities whose object passed a write check (not read-only).
-    writable: HashSet<V<'m>>,
+    writable: HashSet<K>,
     /// Capabilities that passed a check: not null, whatever calls do.
-    nonnull: HashSet<V<'m>>,
+    nonnull: HashSet<K>,
     /// Root → `(off, align)`: `root + off` passed an alignment test, so it
     /// is a multiple of `align`, whatever calls do (a property of the
     /// address value alone).
-    aligned: HashMap<V<'m>, (i64, u64)>,
+    aligned: HashMap<K, (i64, u64)>,
     /// `(cap, root)` → `lo`: `root + lo >= lower` of `cap`, whatever calls
     /// do (two SSA values compared), so accesses at offsets from `lo` up
     /// need only their upper end checked.
-    above: HashMap<(V<'m>, V<'m>), i64>,
+    above: HashMap<(K, K), i64>,
 }
 
 fn mergeable(off: i64, size: u64) -> bool {
     off.abs() < MAX_SPAN && size < MAX_SPAN as u64
 }
 
-impl<'m> Checked<'m> {
+impl<K> Default for Checked<K> {
+    fn default() -> Self {
+        Checked {
+            spans: HashMap::new(),
+            writable: HashSet::new(),
+            nonnull: HashSet::new(),
+            aligned: HashMap::new(),
+            above: HashMap::new(),
+        }
+    }
+}
+
+impl<K: Copy + Eq + std::hash::Hash> Checked<K> {
     /// What an access of `size` bytes at `root + off` through `cap`, with
     /// alignment `align` (1: none), still has to check.
-    pub fn need(&self, cap: V<'m>, root: V<'m>, off: i64, size: u64, align: u64, write: bool) -> Need {
+    pub fn need(&self, cap: K, root: K, off: i64, size: u64, align: u64, write: bool) -> Need {
         let readonly = write && !self.writable.contains(&cap);
         let nonnull = self.nonnull.contains(&cap);
         let full = Need {
@@ -166,7 +178,7 @@ impl<'m> Checked<'m> {
     }
 
     /// Records that the access [`Checked::need`] was asked about passed.
-    pub fn passed(&mut self, cap: V<'m>, root: V<'m>, off: i64, size: u64, align: u64, write: bool) {
+    pub fn passed(&mut self, cap: K, root: K, off: i64, size: u64, align: u64, write: bool) {
         self.nonnull.insert(cap);
         if write {
             self.writable.insert(cap);
@@ -193,12 +205,12 @@ impl<'m> Checked<'m> {
     }
 
     /// Whether `root + off` is known to be at or above `cap`'s lower end.
-    pub fn lower_known(&self, cap: V<'m>, root: V<'m>, off: i64) -> bool {
+    pub fn lower_known(&self, cap: K, root: K, off: i64) -> bool {
         self.above.get(&(cap, root)).is_some_and(|&lo| off >= lo)
     }
 
     /// Whether `root + off` is known to be a multiple of `align`.
-    fn root_aligned(&self, root: V<'m>, off: i64, align: u64) -> bool {
+    fn root_aligned(&self, root: K, off: i64, align: u64) -> bool {
         self.aligned
             .get(&root)
             .is_some_and(|&a| multiple(a, off, align))
@@ -208,7 +220,7 @@ impl<'m> Checked<'m> {
     /// dominates, whatever runs in between (calls, loop back edges): which
     /// capabilities are not null, which addresses are aligned and which
     /// are at or above their capability's lower bound.
-    pub fn lasting(&self) -> Checked<'m> {
+    pub fn lasting(&self) -> Checked<K> {
         Checked {
             nonnull: self.nonnull.clone(),
             aligned: self.aligned.clone(),
@@ -218,7 +230,7 @@ impl<'m> Checked<'m> {
     }
 
     /// Adds the [`Checked::lasting`] facts of a dominating point.
-    pub fn add_lasting(&mut self, from: &Checked<'m>) {
+    pub fn add_lasting(&mut self, from: &Checked<K>) {
         self.nonnull.extend(from.nonnull.iter().copied());
         for (&root, &a) in &from.aligned {
             if self.aligned.get(&root).is_none_or(|&(_, b)| b < a.1) {
@@ -241,7 +253,7 @@ impl<'m> Checked<'m> {
 
     /// The facts holding where control arrives from every one of `preds`
     /// (all already translated): what holds on each of them.
-    pub fn meet(preds: &[&Checked<'m>]) -> Checked<'m> {
+    pub fn meet(preds: &[&Checked<K>]) -> Checked<K> {
         let Some((first, rest)) = preds.split_first() else {
             return Checked::default();
         };
@@ -284,8 +296,8 @@ fn multiple(known: (i64, u64), off: i64, align: u64) -> bool {
 mod tests {
     use super::*;
 
-    fn v(n: usize) -> V<'m> {
-        std::ptr::without_provenance_mut(n)
+    fn v(n: usize) -> usize {
+        n
     }
 
     #[test]

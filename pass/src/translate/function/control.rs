@@ -103,7 +103,6 @@ impl<'m> FnTx<'_, 'm, '_> {
                 let mut cases = Vec::new();
                 let mut i = 2;
                 while i + 1 < n {
-                    let ll = &self.m.ll;
                     let val = inst.operand(i);
                     let dest = inst.operand(i + 1).as_block().expect("a block value");
                     cases.push((val, self.branch_target(from, dest)));
@@ -192,8 +191,12 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// parallel table of code addresses, so the jump needs no number
     /// lookup. The load of `@G` stays, with its bounds check; elements that
     /// are not destinations of this `indirectbr` lead to `bad`.
-    pub(super) fn constant_dispatch(&mut self, addr: V<'m>, dests: &[(u64, B<'m>)], bad: B<'m>) -> Option<V<'m>> {
-        let ll = &self.m.ll;
+    pub(super) fn constant_dispatch(
+        &mut self,
+        addr: V<'m>,
+        dests: &[(u64, B<'m>)],
+        bad: B<'m>,
+    ) -> Option<V<'m>> {
         if addr.value_kind() != ValueKind::LLVMInstructionValueKind
             || addr.opcode() != Opcode::LLVMLoad
             || addr.is_volatile()
@@ -224,7 +227,9 @@ impl<'m> FnTx<'_, 'm, '_> {
             }
             let b = e.operand(1).as_block().expect("blockaddress of a block");
             let to = match dests.iter().find(|d| d.1 == b) {
-                Some(d) if b.parent().expect("a block in a function").as_value() == self.old => self.block_map[&d.1],
+                Some(d) if b.parent().expect("a block in a function").as_value() == self.old => {
+                    self.block_map[&d.1]
+                }
                 _ => bad,
             };
             codes.push(to);

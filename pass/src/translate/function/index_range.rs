@@ -16,7 +16,7 @@ const MAX_STRIDE: i64 = 1 << 20;
 
 /// An exclusive upper bound of integer `v` read as a signed value of its
 /// own width, when `v` is provably in `[0, bound)` with `bound <= 2^32`.
-pub(super) fn nonneg_bound<'m>(ll: &Ll<'m>, v: V<'m>) -> Option<u64> {
+pub(super) fn nonneg_bound<'m>(v: V<'m>) -> Option<u64> {
     if v.type_of().kind() != TypeKind::LLVMIntegerTypeKind {
         return None;
     }

@@ -23,7 +23,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 self.set(inst, Tx::plain(v));
             }
             LLVMIntToPtr => self.tx_inttoptr(inst),
-            LLVMBitCast | LLVMAddrSpaceCast if has_ptr(&self.m.ll, inst.type_of()) => {
+            LLVMBitCast | LLVMAddrSpaceCast if has_ptr(inst.type_of()) => {
                 let src = self.tx(inst.operand(0));
                 self.set(inst, src);
             }
@@ -67,10 +67,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// operands (pointer operands contribute their intval).
     pub(super) fn tx_generic(&mut self, inst: V<'m>) {
         let mut n = inst.num_operands();
-        if matches!(
-            inst.opcode(),
-            Opcode::LLVMCall | Opcode::LLVMInvoke
-        ) {
+        if matches!(inst.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke) {
             n -= 1; // the callee (an intrinsic or inline asm) stays
         }
         let c = inst.clone_inst();
@@ -84,7 +81,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         self.m.ll.insert(c);
         let ty = inst.type_of();
-        let cap = has_ptr(&self.m.ll, ty).then(|| self.m.ll.zero(ty));
+        let cap = has_ptr(ty).then(|| self.m.ll.zero(ty));
         self.set(inst, Tx { int: c, cap });
     }
 
@@ -93,9 +90,8 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// address, else of the input tied to it, else none.
     pub(super) fn tx_inline_asm(&mut self, inst: V<'m>, asm: V<'m>) {
         self.tx_generic(inst);
-        let ll = &self.m.ll;
         let ty = inst.type_of();
-        if !has_ptr(ll, ty) {
+        if !has_ptr(ty) {
             return;
         }
         let (_, cons, _) = asm.inline_asm_parts();
@@ -156,7 +152,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn tx_phi(&mut self, inst: V<'m>) {
         let ty = inst.type_of();
         let int = self.m.ll.phi(ty);
-        let carries = has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty);
+        let carries = has_ptr(ty) || aggregate_carries(ty);
         let cap = carries.then(|| self.m.ll.phi(ty));
         let t = Tx { int, cap };
         self.phis.push((inst, t));
@@ -178,17 +174,12 @@ impl<'m> FnTx<'_, 'm, '_> {
 
 impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn tx_select(&mut self, inst: V<'m>) {
-        let ll = &self.m.ll;
-        let (c, a, b) = (
-            inst.operand(0),
-            inst.operand(1),
-            inst.operand(2),
-        );
+        let (c, a, b) = (inst.operand(0), inst.operand(1), inst.operand(2));
         let ty = inst.type_of();
         let (tc, ta, tb) = (self.tx(c), self.tx(a), self.tx(b));
         let ll = &self.m.ll;
         let int = ll.select(tc.int, ta.int, tb.int);
-        let cap = if has_ptr(ll, ty) || aggregate_carries(ll, ty) {
+        let cap = if has_ptr(ty) || aggregate_carries(ty) {
             let ca = self.cap(a);
             let cb = self.cap(b);
             Some(self.m.ll.select(tc.int, ca, cb))
@@ -221,7 +212,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             ops.push((o, t));
         }
         self.m.ll.insert(int);
-        let cap = if has_ptr(&self.m.ll, ty) || aggregate_carries(&self.m.ll, ty) {
+        let cap = if has_ptr(ty) || aggregate_carries(ty) {
             let c = inst.clone_inst();
             use Opcode::*;
             let op = inst.opcode();
@@ -229,15 +220,11 @@ impl<'m> FnTx<'_, 'm, '_> {
                 let is_index = matches!((op, i), (LLVMExtractElement, 1) | (LLVMInsertElement, 2));
                 let v = if is_index {
                     t.int
-                } else if op == LLVMInsertValue
-                    && i == 1
-                    && is_word_int(&self.m.ll, o.type_of())
-                {
+                } else if op == LLVMInsertValue && i == 1 && is_word_int(o.type_of()) {
                     // A 64-bit integer field: its inferred capability.
                     self.int_cap_word(o)
                 } else {
-                    t.cap
-                        .unwrap_or_else(|| self.m.ll.zero(o.type_of()))
+                    t.cap.unwrap_or_else(|| self.m.ll.zero(o.type_of()))
                 };
                 c.set_operand(i as u32, v);
             }

@@ -10,7 +10,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// image folded to `store i64 ptrtoint (@.str)`), and the store must
     /// carry the pointer's capability as the `memcpy` would have.
     pub(super) fn const_ptrtoint(&self, v: V<'m>) -> Option<V<'m>> {
-        let ll = &self.m.ll;
         if v.value_kind() != ValueKind::LLVMConstantExprValueKind
             || v.const_opcode() != Some(Opcode::LLVMPtrToInt)
         {
@@ -76,10 +75,9 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// are kept aside for the inference's `Boundary` origins; a value
     /// without pointers goes on without a capability, as every such value.
     pub(super) fn boundary_in(&mut self, old: V<'m>, t: Tx<'m>) -> Tx<'m> {
-        let ll = &self.m.ll;
         let ty = old.type_of();
         match t.cap {
-            Some(c) if is_word_int(ll, ty) && c.type_of() == ty => {
+            Some(c) if is_word_int(ty) && c.type_of() == ty => {
                 self.note_boundary_int(old, c);
                 Tx::plain(t.int)
             }
@@ -92,9 +90,8 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// inferred capability; an aggregate carries its own (built by
     /// `insertvalue`, merged by phis and selects, or brought across a call).
     pub(super) fn boundary_out(&mut self, old: V<'m>, t: Tx<'m>) -> Tx<'m> {
-        let ll = &self.m.ll;
         let ty = old.type_of();
-        if !is_word_int(ll, ty) {
+        if !is_word_int(ty) {
             return t;
         }
         let c = self.int_cap_word(old);
@@ -118,10 +115,9 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// After `extractvalue` `inst`: a 64-bit integer field of an aggregate
     /// that carries capabilities keeps that field's capability word.
     pub(super) fn extract_boundary_cap(&mut self, inst: V<'m>) {
-        let ll = &self.m.ll;
         if inst.opcode() != Opcode::LLVMExtractValue
             || inst.indices().len() != 1
-            || !is_word_int(ll, inst.type_of())
+            || !is_word_int(inst.type_of())
         {
             return;
         }
@@ -192,7 +188,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// non-constant gets the null capability (a debugging aid for programs
     /// that lose a pointer's capability through integers).
     pub(super) fn explain_null_inttoptr(&self, inst: V<'m>, src: V<'m>) {
-        let ll = &self.m.ll;
         if src.is_constant() {
             return;
         }
@@ -210,9 +205,8 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr that checked store `inst`
     /// stores 64-bit integer `v` with no capability, and why.
     pub(super) fn explain_capless_store(&self, inst: V<'m>, v: V<'m>) {
-        let ll = &self.m.ll;
         let ty = v.type_of();
-        if !is_word_int(ll, ty) || v.value_kind() != ValueKind::LLVMInstructionValueKind {
+        if !is_word_int(ty) || v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return;
         }
         let (Some(s), Some(v)) = (inst.to_inkwell_instruction(), v.to_inkwell_instruction()) else {

@@ -184,7 +184,6 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         let site = self.site();
         let (d, v, len) = (self.arg(inst, 0), self.arg(inst, 1), self.arg(inst, 2));
-        let ll = &self.m.ll;
         let volatile = inst.operand(3).const_int_value() != Some(0);
         if let Some(n) = len.int.const_int_value() {
             if !volatile && n > 0 && n <= INLINE_MEMSET_MAX && n % 8 == 0 {

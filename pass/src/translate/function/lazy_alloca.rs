@@ -22,9 +22,8 @@
 //! was made and silently replace a local with a fresh zeroed one.
 //! Lifetime markers are not uses: the object outlives them anyway.
 
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
+use crate::llvm::{AttrAt, IntPredicate, Opcode, ValueKind};
 use std::collections::{HashMap, HashSet};
-
 
 use super::super::cfg::Cfg;
 use super::super::consts::Tx;
@@ -52,11 +51,8 @@ pub(super) struct LazyAllocas<'m> {
 }
 
 /// Whether `inst` calls `setjmp` or another function that returns twice.
-fn returns_twice<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
-    if !matches!(
-        inst.opcode(),
-        Opcode::LLVMCall | Opcode::LLVMInvoke
-    ) {
+fn returns_twice<'m>(inst: V<'m>) -> bool {
+    if !matches!(inst.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke) {
         return false;
     }
     if inst.call_has_attr(AttrAt::Function, "returns_twice") {
@@ -71,7 +67,7 @@ fn returns_twice<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
 
 /// Whether `inst` is a `getelementptr` with constant indices whose base is
 /// `base` (and not a vector of addresses).
-fn is_field_address<'m>(ll: &Ll<'m>, inst: V<'m>, base: V<'m>) -> bool {
+fn is_field_address<'m>(inst: V<'m>, base: V<'m>) -> bool {
     inst.opcode() == Opcode::LLVMGetElementPtr
         && inst.operand(0) == base
         && !inst.type_of().is_vector()
@@ -80,14 +76,14 @@ fn is_field_address<'m>(ll: &Ll<'m>, inst: V<'m>, base: V<'m>) -> bool {
 
 /// `a` and every constant-offset GEP computed from it (transitively), each
 /// after its base.
-fn with_field_addresses<'m>(ll: &Ll<'m>, a: V<'m>) -> Vec<V<'m>> {
+fn with_field_addresses<'m>(a: V<'m>) -> Vec<V<'m>> {
     let mut values = vec![a];
     let mut k = 0;
     while k < values.len() {
         let v = values[k];
         k += 1;
         for u in v.users() {
-            if is_field_address(ll, u, v) && !values.contains(&u) {
+            if is_field_address(u, v) && !values.contains(&u) {
                 values.push(u);
             }
         }
@@ -96,7 +92,7 @@ fn with_field_addresses<'m>(ll: &Ll<'m>, a: V<'m>) -> Vec<V<'m>> {
 }
 
 /// Whether `inst` is a call of an `llvm.lifetime.*` marker.
-fn is_lifetime_marker<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
+fn is_lifetime_marker<'m>(inst: V<'m>) -> bool {
     if inst.opcode() != Opcode::LLVMCall {
         return false;
     }
@@ -109,17 +105,14 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// it is created (module docs).
     pub(super) fn plan_lazy_allocas(&mut self, cfg: &Cfg<'m>) {
         let order = &cfg.order;
-        let ll = &self.m.ll;
         let Some(&entry) = order.first() else { return };
         let blocks_insts: Vec<Vec<V<'m>>> = order.iter().map(|&b| b.instructions()).collect();
-        if blocks_insts.iter().flatten().any(|&i| returns_twice(ll, i)) {
+        if blocks_insts.iter().flatten().any(|&i| returns_twice(i)) {
             return;
         }
         let index = &cfg.index;
         for &a in &blocks_insts[0] {
-            if a.opcode() != Opcode::LLVMAlloca
-                || a.operand(0).const_int_value().is_none()
-            {
+            if a.opcode() != Opcode::LLVMAlloca || a.operand(0).const_int_value().is_none() {
                 continue;
             }
             // Frame objects of every size: even a 16-byte one costs five
@@ -139,11 +132,11 @@ impl<'m> FnTx<'_, 'm, '_> {
             // the object): a phi needs it at the end of its incoming block.
             // Constant-offset GEPs of it (which LLVM hoists to the entry
             // block) are made with it, and their uses count instead.
-            let values = with_field_addresses(ll, a);
+            let values = with_field_addresses(a);
             let mut points: Vec<(usize, V<'m>)> = Vec::new();
             for &v in &values {
                 for user in v.users() {
-                    if is_lifetime_marker(ll, user) || is_field_address(ll, user, v) {
+                    if is_lifetime_marker(user) || is_field_address(user, v) {
                         continue;
                     }
                     if user.is_phi() {
@@ -227,12 +220,12 @@ impl<'m> FnTx<'_, 'm, '_> {
         }
         // Nothing between them may use the alloca (GEPs only compute
         // addresses; their users count).
-        let touching = with_field_addresses(ll, a);
+        let touching = with_field_addresses(a);
         for i in block.instructions() {
             if i == inst {
                 return true;
             }
-            if is_lifetime_marker(ll, i) || i.opcode() == Opcode::LLVMGetElementPtr {
+            if is_lifetime_marker(i) || i.opcode() == Opcode::LLVMGetElementPtr {
                 continue;
             }
             let n = i.num_operands();
@@ -265,7 +258,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             return self.init_frame_object(storage, bytes);
         }
         let ll = &self.m.ll;
-        let r = call(ll, alloc_stack_fn(ll, a), &[size, align]);
+        let r = call(ll, alloc_stack_fn(a), &[size, align]);
         ll.extract_value(r, 1)
     }
 
@@ -420,8 +413,8 @@ pub(super) fn stack_align<'m>(ll: &Ll<'m>, a: V<'m>) -> u64 {
 /// The runtime allocator for the object of escaping alloca `a`: with its
 /// shadow words inline when its type holds pointers (its first pointer
 /// store then allocates no separate aux object).
-pub(super) fn alloc_stack_fn<'m>(ll: &Ll<'m>, a: V<'m>) -> &'static str {
-    if has_ptr(ll, a.allocated_type()) {
+pub(super) fn alloc_stack_fn<'m>(a: V<'m>) -> &'static str {
+    if has_ptr(a.allocated_type()) {
         "gimso_alloc_stack_ptrs"
     } else {
         "gimso_alloc_stack"

@@ -97,15 +97,15 @@ const MAX_LANES: u32 = 64;
 impl<'m> FnTx<'_, 'm, '_> {
     /// Translates a call of a masked access intrinsic `kind`.
     pub(super) fn tx_masked(&mut self, inst: V<'m>, kind: Masked) {
-        let ll = &self.m.ll;
         let (pi, mi) = kind.operands();
         let mask = inst.operand(mi);
         let vty = (match kind.data() {
             Some(i) => inst.operand(i),
             None => inst,
-        }).type_of();
+        })
+        .type_of();
         let lanes = vty.vector_len();
-        if has_ptr(ll, vty) {
+        if has_ptr(vty) {
             self.error(
                 "a masked vector access of pointers",
                 "each lane would need its own capability; gimso has no checked form of it",

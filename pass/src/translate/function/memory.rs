@@ -1,15 +1,15 @@
 //! Memory: values of any type at a checked address, pointers with their
 //! capabilities from shadow storage or atomic boxes.
 
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
 use super::*;
+use crate::llvm::{IntPredicate, Opcode, Ordering, TypeKind, ValueKind, Visibility};
 
 impl<'m> FnTx<'_, 'm, '_> {
     /// Loads a value of `ty` at `p` (already checked); pointers come with
     /// their capabilities from shadow storage or atomic boxes.
     pub(super) fn load_value(&mut self, ty: T<'m>, p: Tx<'m>, atomic: bool) -> Tx<'m> {
         let ll = &self.m.ll;
-        if let Some(cap) = p.cap.filter(|_| !atomic && is_word_int(ll, ty)) {
+        if let Some(cap) = p.cap.filter(|_| !atomic && is_word_int(ty)) {
             // A 64-bit field of an aggregate that carries capability
             // words: the capability at rest in its word, as an integer.
             let v = ll.load(ty, p.int, 1);
@@ -21,7 +21,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 cap: Some(ll.ptrtoint(c, ll.i64())),
             };
         }
-        if !has_ptr(ll, ty) && (atomic || !aggregate_carries(ll, ty)) {
+        if !has_ptr(ty) && (atomic || !aggregate_carries(ty)) {
             let v = ll.load(ty, p.int, 1);
             ll.not_header(v);
             return Tx::plain(v);
@@ -106,7 +106,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// Stores `v` (of `ty`) at `p` (already checked).
     pub(super) fn store_value(&mut self, ty: T<'m>, v: Tx<'m>, p: Tx<'m>, atomic: bool) {
         let ll = &self.m.ll;
-        if !atomic && is_word_int(ll, ty) {
+        if !atomic && is_word_int(ty) {
             // A 64-bit field of an aggregate carrying capability words.
             match v.cap {
                 Some(c) if !c.is_null_constant() => {
@@ -121,8 +121,8 @@ impl<'m> FnTx<'_, 'm, '_> {
             }
             return;
         }
-        let carried = v.cap.is_some() && aggregate_carries(ll, ty);
-        if !has_ptr(ll, ty) && (atomic || !carried) {
+        let carried = v.cap.is_some() && aggregate_carries(ty);
+        if !has_ptr(ty) && (atomic || !carried) {
             let s = ll.store(v.int, p.int, 1);
             ll.not_header(s);
             return;
@@ -153,7 +153,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                     let ll = &self.m.ll;
                     let e = Tx {
                         int: ll.extract_value(v.int, i as u32),
-                        cap: cc_carries(ll, f).then(|| ll.extract_value(vcap, i as u32)),
+                        cap: cc_carries(f).then(|| ll.extract_value(vcap, i as u32)),
                     };
                     let at = Tx {
                         int: ll.gep_i8c(p.int, off),
@@ -439,7 +439,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// program has, which may tear a pointer anyway).
     pub(super) fn nothing_written_between(&self, load: V<'m>, store: V<'m>) -> bool {
         use Opcode::*;
-        let ll = &self.m.ll;
         let mut i = load.next_instruction();
         while let Some(inst) = i {
             if inst == store {
@@ -510,7 +509,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// as an integer, as the optimiser's `memcpy` lowering and SROA do;
     /// see the `inttoptr` module).
     pub(super) fn carries_cap(&self, v: V<'m>) -> bool {
-        let ll = &self.m.ll;
         let ty = v.type_of();
         if ty.kind() != TypeKind::LLVMIntegerTypeKind || ty.int_width() != 64 {
             return false;
@@ -611,7 +609,14 @@ impl<'m> FnTx<'_, 'm, '_> {
 
     /// Writes `v` of `ty` at CC buffer offset `off` (capability words of
     /// its span must already be zero).
-    pub(super) fn write_buf(&mut self, ty: T<'m>, v: Tx<'m>, payload: V<'m>, caps: V<'m>, off: u64) {
+    pub(super) fn write_buf(
+        &mut self,
+        ty: T<'m>,
+        v: Tx<'m>,
+        payload: V<'m>,
+        caps: V<'m>,
+        off: u64,
+    ) {
         buffers::write_value(&self.m.ll, ty, v, payload, caps, off);
     }
 

@@ -7,14 +7,13 @@ impl<'m> FnTx<'_, 'm, '_> {
         if self.vals.contains_key(&inst) {
             return; // a private stack slot, made in the prologue
         }
-        let ll = &self.m.ll;
         let ty = inst.allocated_type();
         let count = self.tx(inst.operand(0)).int;
         let ll = &self.m.ll;
         let count = ll.int_cast(count, ll.i64());
         let size = ll.mul(count, ll.i64c(ll.size_of(ty)));
         let align = stack_align(ll, inst);
-        let r = call(ll, alloc_stack_fn(ll, inst), &[size, ll.i64c(align)]);
+        let r = call(ll, alloc_stack_fn(inst), &[size, ll.i64c(align)]);
         let t = self.pair(r);
         if let Some(n) = inst.operand(0).const_int_value() {
             self.note_stack_object(t.cap, n.saturating_mul(ll.size_of(ty)));
@@ -159,7 +158,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     pub(super) fn tx_load(&mut self, inst: V<'m>) {
-        let ll = &self.m.ll;
         let ty = inst.type_of();
         let p = self.tx(inst.operand(0));
         let ll = &self.m.ll;
@@ -168,7 +166,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let volatile = inst.is_volatile();
         let ir_align = inst.alignment();
         let size = ll.store_size_of(ty);
-        let mut align = required_align(ll, ty, ir_align);
+        let mut align = required_align(ty, ir_align);
         if atomic {
             align = align.max(u64::from(ir_align));
         }
@@ -211,8 +209,8 @@ impl<'m> FnTx<'_, 'm, '_> {
             );
             return;
         }
-        let carried = !atomic && !volatile && aggregate_carries(&self.m.ll, ty);
-        if !has_ptr(&self.m.ll, ty) && !carried {
+        let carried = !atomic && !volatile && aggregate_carries(ty);
+        if !has_ptr(ty) && !carried {
             let ll = &self.m.ll;
             let v = ll.load(ty, p.int, align as u32);
             ll.not_header(v);
@@ -264,7 +262,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     pub(super) fn tx_store(&mut self, inst: V<'m>) {
-        let ll = &self.m.ll;
         let (vo, po) = (inst.operand(0), inst.operand(1));
         let ty = vo.type_of();
         let v = self.tx(vo);
@@ -275,7 +272,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let volatile = inst.is_volatile();
         let ir_align = inst.alignment();
         let size = ll.store_size_of(ty);
-        let mut align = required_align(ll, ty, ir_align);
+        let mut align = required_align(ty, ir_align);
         if atomic {
             align = align.max(u64::from(ir_align));
         }
@@ -310,8 +307,8 @@ impl<'m> FnTx<'_, 'm, '_> {
             self.store_word(p.int, pcap, v.int, vcap);
             return;
         }
-        let carried = !atomic && !volatile && v.cap.is_some() && aggregate_carries(&self.m.ll, ty);
-        if !has_ptr(&self.m.ll, ty) && !carried {
+        let carried = !atomic && !volatile && v.cap.is_some() && aggregate_carries(ty);
+        if !has_ptr(ty) && !carried {
             let ll = &self.m.ll;
             let s = ll.store(v.int, p.int, align as u32);
             ll.not_header(s);
@@ -325,7 +322,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     pub(super) fn tx_gep(&mut self, inst: V<'m>) {
-        let ll = &self.m.ll;
         let n = inst.num_operands();
         let base_v = inst.operand(0);
         let base = self.tx(base_v);
@@ -338,7 +334,6 @@ impl<'m> FnTx<'_, 'm, '_> {
             }
             idx.push(self.tx(o).int);
         }
-        let ll = &self.m.ll;
         let src = inst.gep_source_type();
         let ty = inst.type_of();
         let int = match self.indexed_gep(inst, base.int, &idx) {
@@ -362,7 +357,6 @@ impl<'m> FnTx<'_, 'm, '_> {
         if !all_const && !vector && !self.const_gep.contains_key(&int) {
             self.note_var_gep(inst, int, base.int, src, &idx);
         }
-        let ll = &self.m.ll;
         if all_const && !ty.is_vector() {
             if let Some(off) = self.m.ll.const_gep_offset(src, &idx) {
                 let (root, at) = self
@@ -387,13 +381,20 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// Records `int` (the new GEP of old `inst` on `base`) as at or above
     /// a constant offset from its base's root when its one variable index
     /// is non-negative and small.
-    pub(super) fn note_var_gep(&mut self, inst: V<'m>, int: V<'m>, base: V<'m>, src: T<'m>, idx: &[V<'m>]) {
+    pub(super) fn note_var_gep(
+        &mut self,
+        inst: V<'m>,
+        int: V<'m>,
+        base: V<'m>,
+        src: T<'m>,
+        idx: &[V<'m>],
+    ) {
         let ll = &self.m.ll;
         let vars: Vec<usize> = (0..idx.len())
             .filter(|&i| inst.operand(i as u32 + 1).const_int_value().is_none())
             .collect();
         let [at] = vars[..] else { return };
-        if index_range::nonneg_bound(ll, inst.operand(at as u32 + 1)).is_none() {
+        if index_range::nonneg_bound(inst.operand(at as u32 + 1)).is_none() {
             return;
         }
         let Some(min) = index_range::min_offset(ll, src, idx, at) else {
@@ -407,11 +408,7 @@ impl<'m> FnTx<'_, 'm, '_> {
 
     pub(super) fn tx_cmpxchg(&mut self, inst: V<'m>) {
         let ll = &self.m.ll;
-        let (po, eo, no) = (
-            inst.operand(0),
-            inst.operand(1),
-            inst.operand(2),
-        );
+        let (po, eo, no) = (inst.operand(0), inst.operand(1), inst.operand(2));
         let ty = eo.type_of();
         let size = ll.store_size_of(ty);
         let weak = inst.cmpxchg_weak();
@@ -530,7 +527,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// difference of two pointers carries no capability under `inttoptr`
     /// inference: the two origins differ.)
     pub(super) fn capability_unused(&self, inst: V<'m>) -> bool {
-        let ll = &self.m.ll;
         if inst.type_of().kind() != TypeKind::LLVMPointerTypeKind {
             return false;
         }
@@ -555,9 +551,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             && users.iter().all(|&u| match u.opcode() {
                 Opcode::LLVMICmp | Opcode::LLVMIndirectBr => true,
                 Opcode::LLVMPtrToInt => address_only(u),
-                Opcode::LLVMGetElementPtr => {
-                    u.operand(0) == inst && only_compared(ll, u, 4)
-                }
+                Opcode::LLVMGetElementPtr => u.operand(0) == inst && only_compared(u, 4),
                 _ => false,
             })
     }

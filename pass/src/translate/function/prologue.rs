@@ -24,7 +24,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             self.buffer_params(&layout, arg_bytes);
         } else {
             // A direct body: (value, capability?) per parameter.
-            let values = direct::direct_params(ll, self.new, fnty);
+            let values = direct::direct_params(self.new, fnty);
             for (&p, t) in params.iter().zip(values) {
                 let t = self.boundary_in(p, t);
                 self.set(p, t);
@@ -46,11 +46,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn buffer_params(&mut self, layout: &CcLayout, arg_bytes: V<'m>) {
         let ll = &self.m.ll;
         if layout.bytes > 0 {
-            let ok = ll.icmp(
-                IntPredicate::LLVMIntUGE,
-                arg_bytes,
-                ll.i64c(layout.bytes),
-            );
+            let ok = ll.icmp(IntPredicate::LLVMIntUGE, arg_bytes, ll.i64c(layout.bytes));
             let site = self.site_for_function();
             let needed = self.m.ll.i64c(layout.bytes);
             self.guard(ok, |s| {
@@ -100,7 +96,6 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// them must not depend on hash order, or the same source would
     /// compile to different code from run to run.
     pub(super) fn in_old_order(&self, vals: HashSet<V<'m>>) -> Vec<V<'m>> {
-        let ll = &self.m.ll;
         let mut out = Vec::with_capacity(vals.len());
         for b in self.old.func().blocks() {
             out.extend(b.instructions().into_iter().filter(|i| vals.contains(i)));

@@ -2,8 +2,7 @@
 //! Pad", "Resume"): the frame record of a function with a personality,
 //! the exception check after every call, landing pads and `resume`.
 
-
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
+use crate::llvm::{AttrAt, IntPredicate, Opcode, TypeKind};
 use gimso_abi::{
     FRAME_EPOCH_OFFSET, FRAME_LSDA_OFFSET, FRAME_NO_PERSONALITY, FRAME_PERSONALITY_OFFSET,
     FRAME_PREV_OFFSET,
@@ -85,7 +84,6 @@ impl<'m> FnTx<'_, 'm, '_> {
 
     /// The `landingpad` that starts the unwind destination of `invoke`.
     fn landingpad_of(&self, invoke: V<'m>) -> Option<V<'m>> {
-        let ll = &self.m.ll;
         let dest = *invoke.successors().get(1)?;
         dest.instructions()
             .into_iter()
@@ -172,8 +170,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         };
         let ok = fields.len() == 2
             && fields.iter().all(|&f| {
-                f.is_ptr()
-                    || (f.kind() == TypeKind::LLVMIntegerTypeKind && f.int_width() <= 64)
+                f.is_ptr() || (f.kind() == TypeKind::LLVMIntegerTypeKind && f.int_width() <= 64)
             });
         if !ok {
             self.error(
@@ -199,7 +196,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 int = ll.insert_value(int, v, i as u32);
             }
         }
-        let cap = has_ptr(&self.m.ll, ty).then_some(cap);
+        let cap = has_ptr(ty).then_some(cap);
         self.set(inst, Tx { int, cap });
     }
 }
@@ -215,7 +212,6 @@ pub const NATIVE_SETJMP: &str = "gimso.native._setjmp";
 impl<'m> FnTx<'_, 'm, '_> {
     /// Whether the body calls `setjmp` directly.
     pub(super) fn calls_setjmp(&self) -> bool {
-        let ll = &self.m.ll;
         self.old.func().blocks().into_iter().any(|b| {
             b.instructions().into_iter().any(|i| {
                 matches!(i.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke)
@@ -245,7 +241,6 @@ impl<'m> FnTx<'_, 'm, '_> {
         let ll = &self.m.ll;
         let buf_ty = ll.array_ty(ll.i64(), 25);
         let native = self.entry_alloca(buf_ty);
-        let ll = &self.m.ll;
         native.set_alignment(16);
         let site = self.site();
         let ll = &self.m.ll;

@@ -19,9 +19,8 @@
 //! capabilities) there. Calls end a stretch (they may free or shrink the
 //! object, or not return), except `llvm.*` intrinsics that return.
 
-use crate::llvm::{AttrAt, IntPredicate, Linkage, Opcode, Ordering, RmwOp, TypeKind, ValueKind, Visibility};
+use crate::llvm::{AttrAt, Opcode};
 use std::collections::HashMap;
-
 
 use super::super::layout::required_align;
 use super::super::ll::{B, Ll, T, V};
@@ -50,7 +49,12 @@ pub(super) enum Root<'m> {
     Value(V<'m>),
     /// `&base[index]` of element type `ty`, as GEPs in `block` compute it
     /// (the translation makes it once per block: `FnTx::indexed_gep`).
-    Indexed { block: B<'m>, base: V<'m>, index: V<'m>, ty: T<'m> },
+    Indexed {
+        block: B<'m>,
+        base: V<'m>,
+        index: V<'m>,
+        ty: T<'m>,
+    },
 }
 
 /// What the check of one access covers.
@@ -118,7 +122,7 @@ pub(super) fn element_offset<'m>(ll: &Ll<'m>, src: T<'m>, idx: &[V<'m>]) -> Opti
 
 /// Whether a call lets the stretch go on: an `llvm.*` intrinsic that
 /// returns (no intrinsic frees memory).
-fn call_keeps_stretch<'m>(ll: &Ll<'m>, inst: V<'m>) -> bool {
+fn call_keeps_stretch<'m>(inst: V<'m>) -> bool {
     let callee = inst.called_value();
     callee.is_function()
         && callee.name().starts_with("llvm.")
@@ -142,7 +146,7 @@ pub(super) fn plan<'m>(ll: &Ll<'m>, f: V<'m>) -> HashMap<V<'m>, Covered<'m>> {
                     let ty = inst.operand(0).type_of();
                     Some((inst.operand(1), ty, true))
                 }
-                Opcode::LLVMCall if call_keeps_stretch(ll, inst) => None,
+                Opcode::LLVMCall if call_keeps_stretch(inst) => None,
                 Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr => {
                     widen_stretch(&stretch, &mut out);
                     stretch.clear();
@@ -153,7 +157,7 @@ pub(super) fn plan<'m>(ll: &Ll<'m>, f: V<'m>) -> HashMap<V<'m>, Covered<'m>> {
             if let Some((p, ty, write)) = access {
                 let (root, off) = root_of(ll, p);
                 let size = ll.store_size_of(ty);
-                let align = required_align(ll, ty, inst.alignment());
+                let align = required_align(ty, inst.alignment());
                 stretch.push((
                     root,
                     Access {
