@@ -671,8 +671,8 @@ impl<'m> Guards<'m> {
     /// used other than as a branch target.
     fn split_before(&self, inst: Value<'m>) -> Option<Block<'m>> {
         let block = inst.block();
-        // The block's users are checked to be terminators before anything
-        // changes.
+        // Every user is checked before anything changes, so a block that
+        // cannot be split is left as it was.
         let users = block.as_value().users();
         if users.iter().any(|u| !u.is_terminator()) {
             return None;
