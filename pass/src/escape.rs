@@ -604,7 +604,12 @@ fn frame_uses_ok(value: LLVMValueRef, depth: u32) -> bool {
                 LLVMOpcode::LLVMGetElementPtr => {
                     LLVMGetOperand(user, 0) == value && frame_uses_ok(user, depth + 1)
                 }
-                LLVMOpcode::LLVMCall if crate::guards::is_launder(user, value) => {
+                LLVMOpcode::LLVMCall
+                    if crate::guards::is_launder(
+                        crate::llvm::Value::from_llvm(user).expect("a user"),
+                        crate::llvm::Value::from_llvm(value).expect("a value"),
+                    ) =>
+                {
                     frame_uses_ok(user, depth + 1)
                 }
                 LLVMOpcode::LLVMCall => nocapture_argument(user, value),

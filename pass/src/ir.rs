@@ -82,26 +82,6 @@ fn first_quoted(text: &str) -> Option<&str> {
     Some(&text[start..start + len])
 }
 
-/// The users of `v`, each once.
-///
-/// # Safety
-/// `v` is a live value.
-pub(crate) unsafe fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    // SAFETY: as the caller promises; uses are walked while none change.
-    unsafe {
-        let mut u = inkwell::llvm_sys::core::LLVMGetFirstUse(v);
-        while !u.is_null() {
-            let user = inkwell::llvm_sys::core::LLVMGetUser(u);
-            if !out.contains(&user) {
-                out.push(user);
-            }
-            u = inkwell::llvm_sys::core::LLVMGetNextUse(u);
-        }
-    }
-    out
-}
-
 /// Whether operand `i` of `inst` is a first-class value (not metadata, a
 /// block, or a token), i.e. one inkwell's `get_operand` can wrap without
 /// panicking.
