@@ -500,7 +500,7 @@ fn frame_uses_ok(value: Value<'_>, depth: u32) -> bool {
         Opcode::LLVMLoad => true,
         Opcode::LLVMStore => user.operand(0) != value && user.operand(1) == value,
         Opcode::LLVMGetElementPtr => user.operand(0) == value && frame_uses_ok(user, depth + 1),
-        Opcode::LLVMCall if crate::guards::is_launder(user.to_llvm(), value.to_llvm()) => {
+        Opcode::LLVMCall if crate::guards::is_launder(user, value) => {
             frame_uses_ok(user, depth + 1)
         }
         Opcode::LLVMCall => nocapture_argument(user, value),

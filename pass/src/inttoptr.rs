@@ -80,9 +80,11 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{
-    AnyValue, AsValueRef, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode,
-    InstructionValue, PhiValue,
+    AnyValue, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
+    PhiValue,
 };
+
+use crate::llvm::Value;
 
 /// Where an inferred capability comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -343,7 +345,7 @@ impl<'ctx> CapInference<'ctx> {
         let mut seen_merges = HashSet::new();
         let mut work: Vec<Cap<'ctx>> = Vec::new();
         let word_operand = |inst: InstructionValue<'ctx>, i: u32| {
-            if !crate::ir::operand_is_value(inst, i) {
+            if !Value::of(inst).operand_is_value(i) {
                 return None;
             }
             let v = inst.get_operand(i)?.value()?;
@@ -362,7 +364,7 @@ impl<'ctx> CapInference<'ctx> {
                     InstructionOpcode::Call | InstructionOpcode::Invoke
                         if passes_int_caps(inst) =>
                     {
-                        let args = crate::ir::call_arg_count(inst);
+                        let args = Value::of(inst).num_arg_operands();
                         for k in 0..args {
                             if let Some(a) = word_operand(inst, k) {
                                 if arg_needed(inst, k) {
@@ -453,7 +455,7 @@ fn operand_instruction<'ctx>(
     inst: InstructionValue<'ctx>,
     i: u32,
 ) -> Option<InstructionValue<'ctx>> {
-    if !crate::ir::operand_is_value(inst, i) {
+    if !Value::of(inst).operand_is_value(i) {
         return None;
     }
     inst.get_operand(i)?.value()?.as_instruction_value()
@@ -495,7 +497,7 @@ fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>
         0
     };
     (first..inst.get_num_operands())
-        .filter(|&i| crate::ir::operand_is_value(inst, i))
+        .filter(|&i| Value::of(inst).operand_is_value(i))
         .filter_map(|i| inst.get_operand(i)?.value())
         .collect()
 }
@@ -514,9 +516,7 @@ fn argument_cap(v: BasicValueEnum<'_>) -> Cap<'_> {
 
 /// Whether `v` is a function parameter.
 fn is_argument(v: BasicValueEnum<'_>) -> bool {
-    use inkwell::llvm_sys::core::LLVMIsAArgument;
-    // SAFETY: `v` is a live value of the module being translated.
-    !unsafe { LLVMIsAArgument(v.as_value_ref()) }.is_null()
+    Value::of(v).is_argument()
 }
 
 /// Whether `call` passes its integer arguments on with their capabilities:
@@ -539,12 +539,7 @@ fn passes_int_caps(call: InstructionValue<'_>) -> bool {
     if name.is_empty() {
         return true;
     }
-    // SAFETY: `p` is a live operand; a function operand answers
-    // `LLVMIsDeclaration`.
-    let defined_here = unsafe {
-        use inkwell::llvm_sys::core::{LLVMIsAFunction, LLVMIsDeclaration};
-        !LLVMIsAFunction(p.as_value_ref()).is_null() && LLVMIsDeclaration(p.as_value_ref()) == 0
-    };
+    let defined_here = Value::of(p).as_func().is_some_and(|f| !f.is_declaration());
     // A function defined here is compiled code even if a C library
     // function has its name (a `static` helper called `dup`).
     defined_here || (!name.starts_with("llvm.") && !crate::libc_names::is_libc(name))

@@ -29,14 +29,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::context::AsContextRef;
-use inkwell::llvm_sys::core::*;
-use inkwell::llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef, LLVMValueRef};
-use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode};
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
 
-use crate::ir::users;
+use crate::llvm::{AttrAt, Func, Ll, Opcode, Value};
 
 /// The function whose calls read a kept local at a return.
 pub const KEEP: &str = "gimso.keep_local";
@@ -62,14 +57,13 @@ pub struct KeptStats {
 /// module documentation).
 pub fn insert(module: &Module<'_>) -> KeptStats {
     let mut stats = KeptStats::default();
-    let ctx = module.get_context().as_ctx_ref();
-    let m = module.as_mut_ptr();
+    let ll = Ll::new(module);
     let mut captures = Captures::default();
     for f in module.get_functions() {
         if f.count_basic_blocks() == 0 {
             continue;
         }
-        let f = f.as_value_ref();
+        let f = Func::of(f);
         let mut kept = Vec::new();
         let mut worst = Escape::No;
         for a in allocas(f) {
@@ -82,9 +76,7 @@ pub fn insert(module: &Module<'_>) -> KeptStats {
         if kept.is_empty() {
             continue;
         }
-        // SAFETY: `f` is a live function of `m` with a body; `kept` are
-        // its allocas.
-        unsafe { keep(ctx, m, f, &kept, worst == Escape::Kept) };
+        keep(&ll, f, &kept, worst == Escape::Kept);
         stats.locals += kept.len();
         stats.functions += usize::from(worst == Escape::Kept);
     }
@@ -97,42 +89,30 @@ pub fn remove(module: &Module<'_>) -> usize {
     let Some(f) = module.get_function(KEEP) else {
         return 0;
     };
+    let decl = Func::of(f);
     let mut n = 0;
-    // SAFETY: every use of the declaration is one of the calls `insert`
-    // made (it is the callee, nothing else refers to it); each is erased
-    // once, then the unused declaration.
-    unsafe {
-        let decl = f.as_value_ref();
-        loop {
-            let u = LLVMGetFirstUse(decl);
-            if u.is_null() {
-                break;
-            }
-            LLVMInstructionEraseFromParent(LLVMGetUser(u));
-            n += 1;
-        }
-        LLVMDeleteFunction(decl);
+    while let Some(u) = decl.first_use() {
+        // SAFETY: every use of the declaration is one of the calls `insert`
+        // made (it is the callee, nothing else refers to it), unused; each
+        // is erased once and its handle dropped here.
+        unsafe { u.user().erase() };
+        n += 1;
     }
+    // SAFETY: the declaration has no uses left and `decl` is not used again.
+    unsafe { decl.delete() };
     n
 }
 
 /// The `alloca`s of `f`'s entry block: the fixed locals, defined before
 /// every return. (A VLA or `alloca()` made later does not dominate every
 /// return, so it cannot be read there; it is left to the optimiser.)
-fn allocas(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    // SAFETY: `f` has a body; its entry block is walked with the C API's
-    // iterators while nothing changes.
-    unsafe {
-        let mut i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
-        while !i.is_null() {
-            if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMAlloca {
-                out.push(i);
-            }
-            i = LLVMGetNextInstruction(i);
-        }
-    }
-    out
+fn allocas(f: Func<'_>) -> Vec<Value<'_>> {
+    f.entry_block()
+        .map(|b| b.instructions())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|i| i.opcode() == Opcode::LLVMAlloca)
+        .collect()
 }
 
 /// How far a local's address may get beyond its function.
@@ -151,22 +131,22 @@ enum Escape {
 /// What one walk has looked at: addresses (a cycle of phis adds nothing
 /// new) and local variables holding one.
 #[derive(Default)]
-struct Seen {
-    addresses: HashSet<LLVMValueRef>,
-    variables: HashSet<LLVMValueRef>,
+struct Seen<'m> {
+    addresses: HashSet<Value<'m>>,
+    variables: HashSet<Value<'m>>,
 }
 
 /// Whether addresses escape, remembered per parameter of the module's
 /// functions.
 #[derive(Default)]
-struct Captures {
+struct Captures<'m> {
     /// Parameter → how far a pointer passed there may get (for one being
     /// looked at, the current guess).
-    params: HashMap<LLVMValueRef, Escape>,
+    params: HashMap<Value<'m>, Escape>,
     /// Parameters in `params`, in the order they were settled.
-    settled: Vec<LLVMValueRef>,
+    settled: Vec<Value<'m>>,
     /// Parameters being looked at (recursion reached them again).
-    open: HashSet<LLVMValueRef>,
+    open: HashSet<Value<'m>>,
     /// Whether a guess of an open parameter was used since this was last
     /// cleared.
     guessed: bool,
@@ -174,16 +154,16 @@ struct Captures {
     calls: u32,
 }
 
-impl Captures {
+impl<'m> Captures<'m> {
     /// How far the address of `alloca` may get.
-    fn local(&mut self, alloca: LLVMValueRef) -> Escape {
+    fn local(&mut self, alloca: Value<'m>) -> Escape {
         self.escapes(alloca, 0, &mut Seen::default())
     }
 
     /// How far the address `v` (or one computed from it) may get beyond
     /// the function it is in. `seen` holds the values and variables this
     /// walk has already looked at.
-    fn escapes(&mut self, v: LLVMValueRef, depth: u32, seen: &mut Seen) -> Escape {
+    fn escapes(&mut self, v: Value<'m>, depth: u32, seen: &mut Seen<'m>) -> Escape {
         if depth > MAX_DEPTH {
             return Escape::Kept;
         }
@@ -191,36 +171,32 @@ impl Captures {
             return Escape::No;
         }
         let mut worst = Escape::No;
-        // SAFETY: `v` is a live value; its users are live instructions
-        // whose operands are read as their opcodes define them.
-        unsafe {
-            for user in users(v) {
-                let e = match LLVMGetInstructionOpcode(user) {
-                    LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMICmp => Escape::No,
-                    // Stored through: fine; stored as the value: into a
-                    // local variable, it goes where that variable's loads
-                    // go.
-                    LLVMOpcode::LLVMStore if LLVMGetOperand(user, 0) != v => Escape::No,
-                    LLVMOpcode::LLVMStore => {
-                        self.variable(LLVMGetOperand(user, 1), depth + 1, seen)
-                    }
-                    LLVMOpcode::LLVMGetElementPtr
-                    | LLVMOpcode::LLVMBitCast
-                    | LLVMOpcode::LLVMAddrSpaceCast
-                    | LLVMOpcode::LLVMPHI
-                    | LLVMOpcode::LLVMSelect => self.escapes(user, depth + 1, seen),
-                    LLVMOpcode::LLVMCall if crate::guards::is_launder(user, v) => {
-                        self.escapes(user, depth + 1, seen)
-                    }
-                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => self.call_keeps(user, v),
-                    // `ret`, `ptrtoint`, cmpxchg and atomicrmw operands,
-                    // aggregates and vectors built with it: kept.
-                    _ => Escape::Kept,
-                };
-                worst = worst.max(e);
-                if worst == Escape::Kept {
-                    break;
+        for user in v.distinct_users() {
+            let e = match user.inst_opcode() {
+                Some(Opcode::LLVMLoad | Opcode::LLVMICmp) => Escape::No,
+                // Stored through: fine; stored as the value: into a
+                // local variable, it goes where that variable's loads
+                // go.
+                Some(Opcode::LLVMStore) if user.operand(0) != v => Escape::No,
+                Some(Opcode::LLVMStore) => self.variable(user.operand(1), depth + 1, seen),
+                Some(
+                    Opcode::LLVMGetElementPtr
+                    | Opcode::LLVMBitCast
+                    | Opcode::LLVMAddrSpaceCast
+                    | Opcode::LLVMPHI
+                    | Opcode::LLVMSelect,
+                ) => self.escapes(user, depth + 1, seen),
+                Some(Opcode::LLVMCall) if crate::guards::is_launder(user, v) => {
+                    self.escapes(user, depth + 1, seen)
                 }
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => self.call_keeps(user, v),
+                // `ret`, `ptrtoint`, cmpxchg and atomicrmw operands,
+                // aggregates and vectors built with it: kept.
+                _ => Escape::Kept,
+            };
+            worst = worst.max(e);
+            if worst == Escape::Kept {
+                break;
             }
         }
         worst
@@ -230,31 +206,27 @@ impl Captures {
     /// variable (an `alloca` only loaded from and stored to, as every
     /// parameter and pointer variable is before promotion), as far as its
     /// loads; otherwise it is kept.
-    fn variable(&mut self, dest: LLVMValueRef, depth: u32, seen: &mut Seen) -> Escape {
-        // SAFETY: `dest` is a live value; its users are live instructions
-        // whose operands are read as their opcodes define them.
-        unsafe {
-            if LLVMIsAAllocaInst(dest).is_null() {
-                return Escape::Kept;
-            }
-            if !seen.variables.insert(dest) {
-                return Escape::No;
-            }
-            let mut worst = Escape::No;
-            for user in users(dest) {
-                let e = match LLVMGetInstructionOpcode(user) {
-                    LLVMOpcode::LLVMLoad => self.escapes(user, depth + 1, seen),
-                    LLVMOpcode::LLVMStore if LLVMGetOperand(user, 0) != dest => Escape::No,
-                    LLVMOpcode::LLVMCall if marker(user) => Escape::No,
-                    _ => Escape::Kept,
-                };
-                worst = worst.max(e);
-                if worst == Escape::Kept {
-                    break;
-                }
-            }
-            worst
+    fn variable(&mut self, dest: Value<'m>, depth: u32, seen: &mut Seen<'m>) -> Escape {
+        if !dest.is_alloca() {
+            return Escape::Kept;
         }
+        if !seen.variables.insert(dest) {
+            return Escape::No;
+        }
+        let mut worst = Escape::No;
+        for user in dest.distinct_users() {
+            let e = match user.inst_opcode() {
+                Some(Opcode::LLVMLoad) => self.escapes(user, depth + 1, seen),
+                Some(Opcode::LLVMStore) if user.operand(0) != dest => Escape::No,
+                Some(Opcode::LLVMCall) if marker(user) => Escape::No,
+                _ => Escape::Kept,
+            };
+            worst = worst.max(e);
+            if worst == Escape::Kept {
+                break;
+            }
+        }
+        worst
     }
 
     /// How far a pointer passed to parameter `p` may get. Recursive
@@ -263,7 +235,7 @@ impl Captures {
     /// a guess that was used, everything settled since is forgotten and the
     /// parameter is looked at again with the answer as its guess. Guesses
     /// only grow, so this ends after at most three rounds.
-    fn param(&mut self, p: LLVMValueRef) -> Escape {
+    fn param(&mut self, p: Value<'m>) -> Escape {
         if let Some(&e) = self.params.get(&p) {
             self.guessed |= self.open.contains(&p);
             return e;
@@ -296,150 +268,102 @@ impl Captures {
         e
     }
 
-    /// How far `call` may take the address `v` it is passed.
-    ///
-    /// # Safety
-    /// `call` is a live call or invoke using `v`.
-    unsafe fn call_keeps(&mut self, call: LLVMValueRef, v: LLVMValueRef) -> Escape {
-        // SAFETY: as the caller promises.
-        unsafe {
-            let callee = LLVMGetCalledValue(call);
-            if callee == v {
+    /// How far `call` (a call or invoke using `v`) may take the address
+    /// `v` it is passed.
+    fn call_keeps(&mut self, call: Value<'m>, v: Value<'m>) -> Escape {
+        let callee = call.called_value();
+        if callee == v {
+            return Escape::Kept;
+        }
+        let Some(callee) = callee.as_func() else {
+            return Escape::Unknown;
+        };
+        let name = callee.name();
+        if name.starts_with("llvm.") {
+            // Memory intrinsics and markers read or write through it.
+            let through = ["llvm.memcpy.", "llvm.memmove.", "llvm.memset."];
+            return if marker(call) || through.iter().any(|p| name.starts_with(p)) {
+                Escape::No
+            } else {
+                Escape::Unknown
+            };
+        }
+        if callee.count_blocks() == 0 {
+            return Escape::Unknown;
+        }
+        let n = call.num_arg_operands();
+        let params = callee.params();
+        let mut worst = Escape::No;
+        for i in 0..n {
+            if call.operand(i) != v {
+                continue;
+            }
+            let Some(&p) = params.get(i as usize) else {
+                // Variadic: `va_arg` may make anything of it.
                 return Escape::Kept;
-            }
-            if LLVMIsAFunction(callee).is_null() {
-                return Escape::Unknown;
-            }
-            let name = crate::llvm::Value::from_llvm(callee)
-                .map_or_else(String::new, crate::llvm::Value::name);
-            if name.starts_with("llvm.") {
-                // Memory intrinsics and markers read or write through it.
-                let through = ["llvm.memcpy.", "llvm.memmove.", "llvm.memset."];
-                return if marker(call) || through.iter().any(|p| name.starts_with(p)) {
-                    Escape::No
-                } else {
-                    Escape::Unknown
-                };
-            }
-            if LLVMCountBasicBlocks(callee) == 0 {
-                return Escape::Unknown;
-            }
-            let n = LLVMGetNumArgOperands(call);
-            let params = LLVMCountParams(callee);
-            let mut worst = Escape::No;
-            for i in 0..n {
-                if LLVMGetOperand(call, i) != v {
-                    continue;
-                }
-                if i >= params {
-                    // Variadic: `va_arg` may make anything of it.
-                    return Escape::Kept;
-                }
-                let p = LLVMGetParam(callee, i);
-                worst = worst.max(self.param(p));
-            }
-            worst
+            };
+            worst = worst.max(self.param(p));
         }
+        worst
     }
 }
 
-/// Whether `call` is a lifetime or debug marker, which neither reads nor
-/// keeps the address it names.
-///
-/// # Safety
-/// `call` is a live call.
-pub(crate) unsafe fn marker(call: LLVMValueRef) -> bool {
-    // SAFETY: as the caller promises.
-    unsafe {
-        let callee = LLVMGetCalledValue(call);
-        if LLVMIsAFunction(callee).is_null() {
-            return false;
-        }
-        let name = crate::llvm::Value::from_llvm(callee)
-            .map_or_else(String::new, crate::llvm::Value::name);
-        name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")
-    }
+/// Whether `call` (a call) is a lifetime or debug marker, which neither
+/// reads nor keeps the address it names.
+pub(crate) fn marker(call: Value<'_>) -> bool {
+    let Some(callee) = call.called_value().as_func() else {
+        return false;
+    };
+    let name = callee.name();
+    name.starts_with("llvm.lifetime.") || name.starts_with("llvm.dbg.")
 }
 
-/// Places the reads of `kept` before `f`'s returns and drops their
-/// lifetime ends; with `no_inline`, stops `f` being inlined.
-///
-/// # Safety
-/// `f` is a live function of `m` (context `ctx`) with a body; `kept` are
-/// allocas of `f`.
-unsafe fn keep(
-    ctx: LLVMContextRef,
-    m: LLVMModuleRef,
-    f: LLVMValueRef,
-    kept: &[LLVMValueRef],
-    no_inline: bool,
-) {
-    // SAFETY: as the caller promises; the builder is disposed at the end;
-    // instructions erased are lifetime ends, whose results are unused.
-    unsafe {
-        let keep_fn = keep_function(ctx, m);
-        let fn_ty = LLVMGlobalGetValueType(keep_fn);
-        let b = LLVMCreateBuilderInContext(ctx);
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let term = LLVMGetBasicBlockTerminator(bb);
-            if !term.is_null()
-                && matches!(
-                    LLVMGetInstructionOpcode(term),
-                    LLVMOpcode::LLVMRet | LLVMOpcode::LLVMResume
-                )
-            {
-                LLVMPositionBuilderBefore(b, term);
-                for &a in kept {
-                    let mut args = [a];
-                    LLVMBuildCall2(b, fn_ty, keep_fn, args.as_mut_ptr(), 1, c"".as_ptr());
-                }
+/// Places the reads of `kept` (allocas of `f`, which has a body) before
+/// `f`'s returns and drops their lifetime ends; with `no_inline`, stops
+/// `f` being inlined.
+fn keep<'m>(ll: &Ll<'m>, f: Func<'m>, kept: &[Value<'m>], no_inline: bool) {
+    let keep_fn = keep_function(ll);
+    let fn_ty = keep_fn.fn_type();
+    for bb in f.blocks() {
+        let Some(term) = bb.terminator() else {
+            continue;
+        };
+        if matches!(term.opcode(), Opcode::LLVMRet | Opcode::LLVMResume) {
+            ll.position_before(term);
+            for &a in kept {
+                ll.call(fn_ty, keep_fn.as_value(), &[a]);
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
-        LLVMDisposeBuilder(b);
-        for &a in kept {
-            drop_lifetime_ends(a, 0);
-        }
-        if !no_inline {
-            return;
-        }
-        let kind = LLVMGetEnumAttributeKindForName(c"noinline".as_ptr(), 8);
-        let always = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), 12);
-        let fn_index = LLVMAttributeFunctionIndex;
-        LLVMRemoveEnumAttributeAtIndex(f, fn_index, always);
-        LLVMAddAttributeAtIndex(f, fn_index, LLVMCreateEnumAttribute(ctx, kind, 0));
     }
+    for &a in kept {
+        drop_lifetime_ends(a, 0);
+    }
+    if !no_inline {
+        return;
+    }
+    f.remove_enum_attr(AttrAt::Function, "alwaysinline");
+    f.add_enum_attr(AttrAt::Function, "noinline", 0);
 }
 
 /// Erases the `llvm.lifetime.end` markers of the address `v` and of the
 /// addresses computed from it.
-///
-/// # Safety
-/// `v` is a live pointer value.
-unsafe fn drop_lifetime_ends(v: LLVMValueRef, depth: u32) {
+fn drop_lifetime_ends(v: Value<'_>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
-    // SAFETY: as the caller promises; a marker has no users, so erasing it
-    // leaves nothing dangling.
-    unsafe {
-        for user in users(v) {
-            match LLVMGetInstructionOpcode(user) {
-                LLVMOpcode::LLVMGetElementPtr
-                | LLVMOpcode::LLVMBitCast
-                | LLVMOpcode::LLVMAddrSpaceCast => drop_lifetime_ends(user, depth + 1),
-                LLVMOpcode::LLVMCall => {
-                    let callee = LLVMGetCalledValue(user);
-                    if crate::llvm::Value::from_llvm(callee)
-                        .map_or_else(String::new, crate::llvm::Value::name)
-                        .starts_with("llvm.lifetime.end")
-                    {
-                        LLVMInstructionEraseFromParent(user);
-                    }
-                }
-                _ => {}
+    for user in v.distinct_users() {
+        match user.inst_opcode() {
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
+                drop_lifetime_ends(user, depth + 1)
             }
+            Some(Opcode::LLVMCall)
+                if user.called_value().name().starts_with("llvm.lifetime.end") =>
+            {
+                // SAFETY: a marker has no users, and `user` is listed once
+                // and not used after this.
+                unsafe { user.erase() };
+            }
+            _ => {}
         }
     }
 }
@@ -447,32 +371,20 @@ unsafe fn drop_lifetime_ends(v: LLVMValueRef, depth: u32) {
 /// The declaration of [`KEEP`]: `void (ptr)`, reading its argument's
 /// memory and touching no other memory of the program, returning, not
 /// unwinding.
-///
-/// # Safety
-/// `m` is a live module of context `ctx`.
-unsafe fn keep_function(ctx: LLVMContextRef, m: LLVMModuleRef) -> LLVMValueRef {
-    // SAFETY: as the caller promises; the name is NUL-terminated.
-    unsafe {
-        let name = c"gimso.keep_local";
-        let existing = LLVMGetNamedFunction(m, name.as_ptr());
-        if !existing.is_null() {
-            return existing;
-        }
-        let mut params = [LLVMPointerTypeInContext(ctx, 0)];
-        let ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params.as_mut_ptr(), 1, 0);
-        let f = LLVMAddFunction(m, name.as_ptr(), ty);
-        let fn_index = LLVMAttributeFunctionIndex;
-        for attr in ["nounwind", "willreturn", "nosync", "nofree"] {
-            let kind = LLVMGetEnumAttributeKindForName(attr.as_ptr().cast(), attr.len());
-            LLVMAddAttributeAtIndex(f, fn_index, LLVMCreateEnumAttribute(ctx, kind, 0));
-        }
-        // memory(argmem: read, inaccessiblemem: readwrite): two bits per
-        // location (argument memory, then inaccessible memory), 1 read, 3
-        // read and write. Without an effect of its own a call that only
-        // reads would be deleted as dead.
-        let memory = LLVMGetEnumAttributeKindForName(c"memory".as_ptr(), 6);
-        let effects = 1 | (3 << 2);
-        LLVMAddAttributeAtIndex(f, fn_index, LLVMCreateEnumAttribute(ctx, memory, effects));
-        f
+fn keep_function<'m>(ll: &Ll<'m>) -> Func<'m> {
+    if let Some(existing) = ll.get_function(KEEP) {
+        return existing;
     }
+    let ty = ll.fn_ty(ll.void(), &[ll.ptr()], false);
+    let f = ll.add_function(KEEP, ty);
+    for attr in ["nounwind", "willreturn", "nosync", "nofree"] {
+        f.add_enum_attr(AttrAt::Function, attr, 0);
+    }
+    // memory(argmem: read, inaccessiblemem: readwrite): two bits per
+    // location (argument memory, then inaccessible memory), 1 read, 3
+    // read and write. Without an effect of its own a call that only
+    // reads would be deleted as dead.
+    let effects = 1 | (3 << 2);
+    f.add_enum_attr(AttrAt::Function, "memory", effects);
+    f
 }

@@ -35,7 +35,6 @@ pub mod guards;
 mod int_words;
 pub mod intrinsics;
 pub mod inttoptr;
-mod ir;
 pub mod kept_locals;
 pub mod libc_names;
 pub mod llvm;

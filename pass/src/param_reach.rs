@@ -22,17 +22,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::LLVMTypeKind;
-use inkwell::llvm_sys::core::*;
-use inkwell::llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
-use inkwell::llvm_sys::target::{
-    LLVMABISizeOfType, LLVMOffsetOfElement, LLVMStoreSizeOfType, LLVMTargetDataRef,
-};
-use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode};
-
 use crate::guards::const_int;
-use crate::ir::users;
 use crate::kept_locals::marker;
+use crate::llvm::{AttrAt, DataLayout, Opcode, Type, TypeKind, Value};
 
 /// How deep one walk follows address arithmetic and local variables.
 const MAX_DEPTH: u32 = 32;
@@ -98,48 +90,38 @@ impl Reach {
 
 /// The reach of the module's pointer parameters, each looked at once.
 #[derive(Default)]
-pub struct ParamReach {
+pub struct ParamReach<'m> {
     /// Parameter → its reach (for one being looked at, the current guess).
-    params: HashMap<LLVMValueRef, Reach>,
+    params: HashMap<Value<'m>, Reach>,
     /// Parameters in `params`, in the order they were settled.
-    settled: Vec<LLVMValueRef>,
+    settled: Vec<Value<'m>>,
     /// Parameters being looked at (recursion reached them again).
-    open: HashSet<LLVMValueRef>,
+    open: HashSet<Value<'m>>,
     /// Whether a guess of an open parameter was used since this was last
     /// cleared.
     guessed: bool,
 }
 
-impl ParamReach {
+impl<'m> ParamReach<'m> {
     /// The reach of parameter `index` of `callee` (a declaration or a
-    /// variadic position reaches anywhere).
+    /// variadic position reaches anywhere); `dl` is the layout of
+    /// `callee`'s module.
     ///
     /// A recursive function reaches a parameter again while it is being
     /// looked at: that use takes a guess (first nothing), and when the
     /// answer differs from a guess that was used, everything settled since
     /// is forgotten and the parameter is looked at again with the answer as
     /// its guess; the third round guesses anywhere, which always holds.
-    ///
-    /// # Safety
-    /// `callee` is a live function; `td` describes its module's layout.
-    pub unsafe fn param(
-        &mut self,
-        td: LLVMTargetDataRef,
-        callee: LLVMValueRef,
-        index: u32,
-    ) -> Reach {
-        // SAFETY: as the caller promises.
-        let p = unsafe {
-            if LLVMIsAFunction(callee).is_null()
-                || LLVMCountBasicBlocks(callee) == 0
-                || index >= LLVMCountParams(callee)
-            {
-                return Reach::Any;
-            }
-            LLVMGetParam(callee, index)
+    pub fn param(&mut self, dl: &DataLayout<'m>, callee: Value<'m>, index: u32) -> Reach {
+        let Some(f) = callee.as_func() else {
+            return Reach::Any;
         };
-        // SAFETY: `callee` is a live function.
-        if unsafe { never_inlined(callee) } {
+        let params = f.params();
+        if f.count_blocks() == 0 || index as usize >= params.len() {
+            return Reach::Any;
+        }
+        let p = params[index as usize];
+        if never_inlined(callee) {
             // Its accesses stay its own, checked where they happen.
             return Reach::NONE;
         }
@@ -158,8 +140,7 @@ impl ParamReach {
             self.params.insert(p, guess);
             self.open.insert(p);
             self.guessed = false;
-            // SAFETY: `p` is a parameter of `callee`, which has a body.
-            let r = unsafe { self.value(td, p, 0, 0, &mut HashSet::new()) };
+            let r = self.value(dl, p, 0, 0, &mut HashSet::new());
             self.open.remove(&p);
             if r == guess || !self.guessed {
                 break r;
@@ -176,17 +157,15 @@ impl ParamReach {
         r
     }
 
-    /// The reach of `v`, an address `off` bytes past the parameter's.
-    ///
-    /// # Safety
-    /// `v` is a live pointer value; `td` describes its module's layout.
-    unsafe fn value(
+    /// The reach of `v` (a pointer), an address `off` bytes past the
+    /// parameter's.
+    fn value(
         &mut self,
-        td: LLVMTargetDataRef,
-        v: LLVMValueRef,
+        dl: &DataLayout<'m>,
+        v: Value<'m>,
         off: i128,
         depth: u32,
-        seen: &mut HashSet<LLVMValueRef>,
+        seen: &mut HashSet<Value<'m>>,
     ) -> Reach {
         if depth > MAX_DEPTH {
             return Reach::Any;
@@ -197,151 +176,120 @@ impl ParamReach {
             return Reach::NONE;
         }
         let mut reach = Reach::NONE;
-        // SAFETY: as the caller promises; users are live instructions whose
-        // operands are read by their opcodes' positions.
-        unsafe {
-            for user in users(v) {
-                let r = match LLVMGetInstructionOpcode(user) {
-                    LLVMOpcode::LLVMLoad => Reach::bytes(off, store_size(td, LLVMTypeOf(user))),
-                    LLVMOpcode::LLVMStore => {
-                        let value = LLVMGetOperand(user, 0);
-                        let mut r = Reach::NONE;
-                        if LLVMGetOperand(user, 1) == v {
-                            r = Reach::bytes(off, store_size(td, LLVMTypeOf(value)));
-                        }
-                        if value == v {
-                            r = r.join(self.variable(
-                                td,
-                                LLVMGetOperand(user, 1),
-                                v,
-                                off,
-                                depth,
-                                seen,
-                            ));
-                        }
-                        r
+        for user in v.distinct_users() {
+            let r = match user.inst_opcode() {
+                Some(Opcode::LLVMLoad) => Reach::bytes(off, store_size(dl, user.type_of())),
+                Some(Opcode::LLVMStore) => {
+                    let value = user.operand(0);
+                    let mut r = Reach::NONE;
+                    if user.operand(1) == v {
+                        r = Reach::bytes(off, store_size(dl, value.type_of()));
                     }
-                    LLVMOpcode::LLVMGetElementPtr if LLVMGetOperand(user, 0) == v => {
-                        match const_gep_offset(td, user) {
-                            Some(c) => self.value(td, user, off + c, depth + 1, seen),
-                            None => Reach::Any,
-                        }
+                    if value == v {
+                        r = r.join(self.variable(dl, user.operand(1), v, off, depth, seen));
                     }
-                    LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
-                        self.value(td, user, off, depth + 1, seen)
-                    }
-                    LLVMOpcode::LLVMICmp => Reach::NONE,
-                    LLVMOpcode::LLVMCall if crate::guards::is_launder(user, v) => {
-                        self.value(td, user, off, depth + 1, seen)
-                    }
-                    LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke => self.call(td, user, v, off),
-                    _ => Reach::Any,
-                };
-                reach = reach.join(r);
-                if reach == Reach::Any {
-                    break;
+                    r
                 }
+                Some(Opcode::LLVMGetElementPtr) if user.operand(0) == v => {
+                    match const_gep_offset(dl, user) {
+                        Some(c) => self.value(dl, user, off + c, depth + 1, seen),
+                        None => Reach::Any,
+                    }
+                }
+                Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => {
+                    self.value(dl, user, off, depth + 1, seen)
+                }
+                Some(Opcode::LLVMICmp) => Reach::NONE,
+                Some(Opcode::LLVMCall) if crate::guards::is_launder(user, v) => {
+                    self.value(dl, user, off, depth + 1, seen)
+                }
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => self.call(dl, user, v, off),
+                _ => Reach::Any,
+            };
+            reach = reach.join(r);
+            if reach == Reach::Any {
+                break;
             }
         }
         reach
     }
 
-    /// The reach through a local variable `dest` that `v` is stored into:
-    /// that of its loads when it holds nothing else, else anywhere.
-    ///
-    /// # Safety
-    /// As [`ParamReach::value`]; `dest` is the address of a store of `v`.
-    unsafe fn variable(
+    /// The reach through a local variable `dest` that `v` is stored into
+    /// (`dest` the address of that store): that of its loads when it holds
+    /// nothing else, else anywhere.
+    fn variable(
         &mut self,
-        td: LLVMTargetDataRef,
-        dest: LLVMValueRef,
-        v: LLVMValueRef,
+        dl: &DataLayout<'m>,
+        dest: Value<'m>,
+        v: Value<'m>,
         off: i128,
         depth: u32,
-        seen: &mut HashSet<LLVMValueRef>,
+        seen: &mut HashSet<Value<'m>>,
     ) -> Reach {
-        // SAFETY: as the caller promises.
-        unsafe {
-            if LLVMIsAAllocaInst(dest).is_null() {
-                return Reach::Any;
-            }
-            if !seen.insert(dest) {
-                return Reach::NONE;
-            }
-            let mut reach = Reach::NONE;
-            for user in users(dest) {
-                let r = match LLVMGetInstructionOpcode(user) {
-                    LLVMOpcode::LLVMLoad => self.value(td, user, off, depth + 1, seen),
-                    LLVMOpcode::LLVMStore
-                        if LLVMGetOperand(user, 0) == v && LLVMGetOperand(user, 1) == dest =>
-                    {
-                        Reach::NONE
-                    }
-                    LLVMOpcode::LLVMCall if marker(user) => Reach::NONE,
-                    _ => Reach::Any,
-                };
-                reach = reach.join(r);
-                if reach == Reach::Any {
-                    break;
-                }
-            }
-            reach
+        if !dest.is_alloca() {
+            return Reach::Any;
         }
+        if !seen.insert(dest) {
+            return Reach::NONE;
+        }
+        let mut reach = Reach::NONE;
+        for user in dest.distinct_users() {
+            let r = match user.inst_opcode() {
+                Some(Opcode::LLVMLoad) => self.value(dl, user, off, depth + 1, seen),
+                Some(Opcode::LLVMStore) if user.operand(0) == v && user.operand(1) == dest => {
+                    Reach::NONE
+                }
+                Some(Opcode::LLVMCall) if marker(user) => Reach::NONE,
+                _ => Reach::Any,
+            };
+            reach = reach.join(r);
+            if reach == Reach::Any {
+                break;
+            }
+        }
+        reach
     }
 
-    /// The reach of `call`, passed `v` (an address `off` bytes past the
-    /// parameter's).
-    ///
-    /// # Safety
-    /// As [`ParamReach::value`]; `call` is a call or invoke using `v`.
-    unsafe fn call(
-        &mut self,
-        td: LLVMTargetDataRef,
-        call: LLVMValueRef,
-        v: LLVMValueRef,
-        off: i128,
-    ) -> Reach {
-        // SAFETY: as the caller promises.
-        unsafe {
-            let callee = LLVMGetCalledValue(call);
-            if callee == v {
-                return Reach::Any;
-            }
-            if LLVMIsAFunction(callee).is_null() {
-                // Through a pointer: code the optimiser does not see into.
+    /// The reach of `call` (a call or invoke using `v`), passed `v` (an
+    /// address `off` bytes past the parameter's).
+    fn call(&mut self, dl: &DataLayout<'m>, call: Value<'m>, v: Value<'m>, off: i128) -> Reach {
+        let callee = call.called_value();
+        if callee == v {
+            return Reach::Any;
+        }
+        let Some(f) = callee.as_func() else {
+            // Through a pointer: code the optimiser does not see into.
+            return Reach::NONE;
+        };
+        let name = callee.name();
+        if name.starts_with("llvm.") {
+            if marker(call) {
                 return Reach::NONE;
             }
-            let name = crate::llvm::Value::from_llvm(callee)
-                .map_or_else(String::new, crate::llvm::Value::name);
-            if name.starts_with("llvm.") {
-                if marker(call) {
-                    return Reach::NONE;
-                }
-                let mem = ["llvm.memcpy.", "llvm.memmove.", "llvm.memset."];
-                if !mem.iter().any(|m| name.starts_with(m)) {
-                    return Reach::Any;
-                }
-                return match const_int(LLVMGetOperand(call, 2)) {
-                    Some(n) => Reach::bytes(off, n),
-                    None => Reach::Any,
-                };
+            let mem = ["llvm.memcpy.", "llvm.memmove.", "llvm.memset."];
+            if !mem.iter().any(|m| name.starts_with(m)) {
+                return Reach::Any;
             }
-            if LLVMCountBasicBlocks(callee) == 0 {
-                return if rewritten_libcall(&name) {
-                    Reach::Any
-                } else {
-                    Reach::NONE
-                };
-            }
-            let fixed = LLVMCountParams(callee);
-            let mut reach = Reach::NONE;
-            for i in 0..LLVMGetNumArgOperands(call).min(fixed) {
-                if LLVMGetOperand(call, i) == v {
-                    reach = reach.join(self.param(td, callee, i).shifted(off));
-                }
-            }
-            reach
+            return match const_int(call.operand(2)) {
+                Some(n) => Reach::bytes(off, n),
+                None => Reach::Any,
+            };
         }
+        if f.count_blocks() == 0 {
+            return if rewritten_libcall(&name) {
+                Reach::Any
+            } else {
+                Reach::NONE
+            };
+        }
+        let fixed = f.params().len() as u32;
+        let mut reach = Reach::NONE;
+        for i in 0..call.num_arg_operands().min(fixed) {
+            if call.operand(i) == v {
+                reach = reach.join(self.param(dl, callee, i).shifted(off));
+            }
+        }
+        reach
     }
 }
 
@@ -359,69 +307,53 @@ fn rewritten_libcall(name: &str) -> bool {
         || matches!(name, "sprintf" | "snprintf" | "vsprintf" | "vsnprintf")
 }
 
-/// Whether `f` is marked `noinline` (or `optnone`): the optimiser never
-/// inlines it, so what it does through a parameter is never seen as an
-/// access to the caller's local.
-///
-/// # Safety
-/// `f` is a live function.
-unsafe fn never_inlined(f: LLVMValueRef) -> bool {
-    // SAFETY: as the caller promises; attribute kinds are looked up by name.
-    unsafe {
-        ["noinline", "optnone"].iter().any(|a| {
-            let kind = LLVMGetEnumAttributeKindForName(a.as_ptr().cast(), a.len());
-            !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind).is_null()
-        })
-    }
+/// Whether `f` (a function) is marked `noinline` (or `optnone`): the
+/// optimiser never inlines it, so what it does through a parameter is
+/// never seen as an access to the caller's local.
+fn never_inlined(f: Value<'_>) -> bool {
+    let f = f.func();
+    ["noinline", "optnone"]
+        .iter()
+        .any(|a| f.has_attr(AttrAt::Function, a))
 }
 
 /// The bytes a load or store of `ty` touches (0 for an unsized type).
-///
-/// # Safety
-/// `ty` is a type of `td`'s module.
-unsafe fn store_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> i128 {
-    // SAFETY: as the caller promises.
-    unsafe {
-        if LLVMTypeIsSized(ty) == 0 {
-            return 0;
-        }
-        i128::from(LLVMStoreSizeOfType(td, ty))
+fn store_size(dl: &DataLayout<'_>, ty: Type<'_>) -> i128 {
+    if !ty.is_sized() {
+        return 0;
     }
+    i128::from(dl.store_size_of(ty))
 }
 
 /// The constant byte offset of `gep` (a getelementptr instruction or
-/// constant expression), or `None` when an index is not a constant.
-///
-/// # Safety
-/// `gep` is a live getelementptr of `td`'s module.
-pub(crate) unsafe fn const_gep_offset(td: LLVMTargetDataRef, gep: LLVMValueRef) -> Option<i128> {
-    // SAFETY: as the caller promises: operand 0 is the base, then the
-    // indices, walking the source element type.
-    unsafe {
-        let n = LLVMGetNumOperands(gep) as u32;
-        let mut ty = LLVMGetGEPSourceElementType(gep);
-        let mut off: i128 = 0;
-        for k in 1..n {
-            let idx = const_int(LLVMGetOperand(gep, k))?;
-            if k == 1 {
-                off += idx * i128::from(LLVMABISizeOfType(td, ty));
-                continue;
-            }
-            match LLVMGetTypeKind(ty) {
-                LLVMTypeKind::LLVMStructTypeKind => {
-                    let field = u32::try_from(idx).ok()?;
-                    off += i128::from(LLVMOffsetOfElement(td, ty, field));
-                    ty = LLVMStructGetTypeAtIndex(ty, field);
-                }
-                LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
-                    ty = LLVMGetElementType(ty);
-                    off += idx * i128::from(LLVMABISizeOfType(td, ty));
-                }
-                _ => return None,
-            }
+/// constant expression of `dl`'s module), or `None` when an index is not
+/// a constant.
+pub(crate) fn const_gep_offset(dl: &DataLayout<'_>, gep: Value<'_>) -> Option<i128> {
+    // Operand 0 is the base, then the indices, walking the source element
+    // type.
+    let n = gep.num_operands();
+    let mut ty = gep.gep_source_type();
+    let mut off: i128 = 0;
+    for k in 1..n {
+        let idx = const_int(gep.operand(k))?;
+        if k == 1 {
+            off += idx * i128::from(dl.size_of(ty));
+            continue;
         }
-        Some(off)
+        match ty.kind() {
+            TypeKind::LLVMStructTypeKind => {
+                let field = u32::try_from(idx).ok()?;
+                off += i128::from(dl.field_offset(ty, field));
+                ty = ty.struct_fields()[field as usize];
+            }
+            TypeKind::LLVMArrayTypeKind | TypeKind::LLVMVectorTypeKind => {
+                ty = ty.element_type();
+                off += idx * i128::from(dl.size_of(ty));
+            }
+            _ => return None,
+        }
     }
+    Some(off)
 }
 
 #[cfg(test)]

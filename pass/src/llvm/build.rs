@@ -559,4 +559,34 @@ impl<'m> Ll<'m> {
         // SAFETY: an unparented instruction (checked).
         unsafe { LLVMInsertIntoBuilder(self.builder, inst.raw()) }
     }
+
+    // ---- inline asm ---------------------------------------------------------
+
+    /// An inline asm of function type `fnty` in AT&T syntax that does not
+    /// unwind and keeps the stack as it finds it; `side_effects` marks it
+    /// `sideeffect`, so the optimiser neither deletes nor merges its calls.
+    pub fn inline_asm(
+        &self,
+        fnty: Type<'m>,
+        template: &str,
+        constraints: &str,
+        side_effects: bool,
+    ) -> Value<'m> {
+        assert!(fnty.is_function(), "inline_asm of {fnty:?}");
+        // SAFETY: a function type (checked); both strings are read for
+        // their lengths only and copied.
+        unsafe {
+            made(LLVMGetInlineAsm(
+                fnty.raw(),
+                template.as_ptr().cast_mut().cast(),
+                template.len(),
+                constraints.as_ptr().cast_mut().cast(),
+                constraints.len(),
+                side_effects as i32,
+                0,
+                inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectATT,
+                0,
+            ))
+        }
+    }
 }

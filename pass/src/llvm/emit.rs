@@ -437,4 +437,21 @@ impl<'m> Ll<'m> {
     pub fn make_implicit(&self, br: Value<'m>) {
         self.attach(br, "make.implicit", self.md_node(&[]));
     }
+    /// `v` as integer type `ty`, sign-extended or truncated.
+    pub fn int_cast_signed(&self, v: Value<'m>, ty: Type<'m>) -> Value<'m> {
+        assert!(
+            v.type_of().is_int() && ty.is_int(),
+            "int_cast_signed of {v:?} to {ty:?}"
+        );
+        // SAFETY: a positioned builder; integer to integer (checked).
+        unsafe {
+            made(LLVMBuildIntCast2(
+                self.builder(),
+                v.raw(),
+                ty.raw(),
+                1,
+                c"".as_ptr(),
+            ))
+        }
+    }
 }

@@ -918,4 +918,23 @@ impl<'m> Value<'m> {
             )
         }
     }
+    /// The sign-extended value of a ConstantInt of any width, one wider
+    /// than 64 bits read as its low 64 bits (what `getSExtValue` gives
+    /// there in an LLVM built without assertions, so a wide index reads
+    /// the same wherever the C API read it directly).
+    pub fn const_int_low_svalue(self) -> Option<i64> {
+        if !self.is_constant_int() {
+            return None;
+        }
+        if self.type_of().int_width() <= 64 {
+            return self.const_int_svalue();
+        }
+        // SAFETY: a ConstantInt (checked) truncated to the `i64` of its own
+        // context, which folds to a ConstantInt of 64 bits.
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(self.raw()));
+            let low = LLVMConstTrunc(self.raw(), LLVMInt64TypeInContext(ctx));
+            Some(LLVMConstIntGetSExtValue(low))
+        }
+    }
 }
