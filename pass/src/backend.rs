@@ -12,7 +12,6 @@
 //! Doing it here also saves a clang process and a bitcode round trip.
 
 use std::path::Path;
-use std::sync::Once;
 
 use inkwell::OptimizationLevel;
 use inkwell::module::Module;
@@ -38,28 +37,16 @@ fn codegen_level(level: &str) -> OptimizationLevel {
 /// LLVM's code-generation options: `unreachable` becomes a trap
 /// instruction, as with clang's `-mllvm -trap-unreachable` (control never
 /// falls off the end of a function into whatever follows it), and implicit
-/// null checks are on.
+/// null checks are on. Parsed once, before any target machine exists, as
+/// LLVM requires of command-line option parsing.
 fn set_codegen_options() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let args = [
-            c"gimso-cc".as_ptr(),
-            c"-trap-unreachable".as_ptr(),
-            // Null tests of capabilities marked `make.implicit` fold into
-            // the header load after them ([`crate::fault_map`]).
-            c"-enable-implicit-null-checks".as_ptr(),
-        ];
-        // SAFETY: NUL-terminated strings that outlive the call; LLVM
-        // copies what it keeps. Called once, before any target machine
-        // exists, as LLVM requires of command-line option parsing.
-        unsafe {
-            inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
-                args.len() as i32,
-                args.as_ptr(),
-                std::ptr::null(),
-            );
-        }
-    });
+    crate::llvm::parse_command_line_once(&[
+        c"gimso-cc",
+        c"-trap-unreachable",
+        // Null tests of capabilities marked `make.implicit` fold into
+        // the header load after them ([`crate::fault_map`]).
+        c"-enable-implicit-null-checks",
+    ]);
 }
 
 /// A position-independent x86-64 target machine for the host triple (the
@@ -119,85 +106,70 @@ fn generate(module: &Module<'_>, level: &str, kind: FileType) -> Result<Vec<u8>,
 /// `UseInitArray`: `.init_array.N` for priority N, `.init_array` for the
 /// default 65535, entries of one priority in list order.
 fn lower_structors(module: &Module<'_>) {
-    use inkwell::llvm_sys::core::*;
+    use crate::llvm::{Linkage, Ll};
     use std::collections::BTreeMap;
 
-    let m = module.as_mut_ptr();
+    let ll = Ll::new(module);
+    let ptr = ll.ptr();
     let mut keep = Vec::new();
     for (list, section) in [
-        (c"llvm.global_ctors", ".init_array"),
-        (c"llvm.global_dtors", ".fini_array"),
+        ("llvm.global_ctors", ".init_array"),
+        ("llvm.global_dtors", ".fini_array"),
     ] {
-        // SAFETY: `m` is the live module; every value read below belongs to
-        // it. A structor list is an appending array of `{i32, ptr, ptr}`
-        // constant structs (LangRef), so operands 0 and 1 of each entry are
-        // the priority and the function; the list global is deleted only
-        // after its initialiser has been read.
-        unsafe {
-            let g = LLVMGetNamedGlobal(m, list.as_ptr());
-            if g.is_null() {
-                continue;
-            }
-            let init = LLVMGetInitializer(g);
-            let mut by_priority: BTreeMap<u64, Vec<_>> = BTreeMap::new();
-            if !init.is_null() {
-                for i in 0..LLVMGetNumOperands(init).max(0) as u32 {
-                    let entry = LLVMGetOperand(init, i);
-                    let prio = LLVMConstIntGetZExtValue(LLVMGetOperand(entry, 0));
-                    let f = LLVMGetOperand(entry, 1);
-                    if LLVMIsNull(f) == 0 {
-                        by_priority.entry(prio).or_default().push(f);
-                    }
+        let Some(g) = ll.get_global(list) else {
+            continue;
+        };
+        // A structor list is an appending array of `{i32, ptr, ptr}`
+        // constant structs (LangRef): the priority and the function first.
+        let mut by_priority: BTreeMap<u64, Vec<_>> = BTreeMap::new();
+        if let Some(init) = g.initializer() {
+            for entry in init.operands() {
+                let prio = entry
+                    .operand(0)
+                    .const_int_value()
+                    .expect("a structor priority is a constant integer");
+                let f = entry.operand(1);
+                if !f.is_null_constant() {
+                    by_priority.entry(prio).or_default().push(f);
                 }
             }
-            LLVMDeleteGlobal(g);
-            let ctx = LLVMGetModuleContext(m);
-            let ptr = LLVMPointerTypeInContext(ctx, 0);
-            for (prio, mut fns) in by_priority {
-                let ty = LLVMArrayType(ptr, fns.len() as u32);
-                let name = std::ffi::CString::new(format!("gimso{section}.{prio}"))
-                    .expect("no NUL in a generated name");
-                let arr = LLVMAddGlobal(m, ty, name.as_ptr());
-                LLVMSetInitializer(arr, LLVMConstArray(ptr, fns.as_mut_ptr(), fns.len() as u32));
-                LLVMSetLinkage(arr, inkwell::llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-                LLVMSetAlignment(arr, 8);
-                let sect = if prio == 65535 {
-                    section.to_owned()
-                } else {
-                    format!("{section}.{prio}")
-                };
-                let sect = std::ffi::CString::new(sect).expect("no NUL in a section name");
-                LLVMSetSection(arr, sect.as_ptr());
-                keep.push(arr);
-            }
+        }
+        // SAFETY: the list is one of LLVM's special globals, which nothing
+        // refers to, and its initialiser has been read; `g` is not used
+        // again.
+        unsafe { g.delete_global() };
+        for (prio, fns) in by_priority {
+            let ty = ll.array_ty(ptr, fns.len() as u64);
+            let arr = ll.add_global(ty, &format!("gimso{section}.{prio}"));
+            arr.set_initializer(Some(ll.const_array(ptr, &fns)));
+            arr.set_linkage(Linkage::LLVMInternalLinkage);
+            arr.set_alignment(8);
+            let sect = if prio == 65535 {
+                section.to_owned()
+            } else {
+                format!("{section}.{prio}")
+            };
+            arr.set_section(&sect);
+            keep.push(arr);
         }
     }
     if keep.is_empty() {
         return;
     }
-    // SAFETY: as above; the old `llvm.compiler.used` (if any) is read,
-    // then replaced by one that also lists the new arrays, so code
-    // generation keeps them although nothing refers to them.
-    unsafe {
-        let ctx = LLVMGetModuleContext(m);
-        let ptr = LLVMPointerTypeInContext(ctx, 0);
-        let old = LLVMGetNamedGlobal(m, c"llvm.compiler.used".as_ptr());
-        if !old.is_null() {
-            let init = LLVMGetInitializer(old);
-            if !init.is_null() {
-                for i in 0..LLVMGetNumOperands(init).max(0) as u32 {
-                    keep.push(LLVMGetOperand(init, i));
-                }
-            }
-            LLVMDeleteGlobal(old);
+    // The old `llvm.compiler.used` (if any) is replaced by one that also
+    // lists the new arrays, so code generation keeps them although nothing
+    // refers to them.
+    if let Some(old) = ll.get_global("llvm.compiler.used") {
+        if let Some(init) = old.initializer() {
+            keep.extend(init.operands());
         }
-        let ty = LLVMArrayType(ptr, keep.len() as u32);
-        let used = LLVMAddGlobal(m, ty, c"llvm.compiler.used".as_ptr());
-        LLVMSetInitializer(
-            used,
-            LLVMConstArray(ptr, keep.as_mut_ptr(), keep.len() as u32),
-        );
-        LLVMSetLinkage(used, inkwell::llvm_sys::LLVMLinkage::LLVMAppendingLinkage);
-        LLVMSetSection(used, c"llvm.metadata".as_ptr());
+        // SAFETY: as the structor lists above: nothing refers to it, its
+        // initialiser has been read, and `old` is not used again.
+        unsafe { old.delete_global() };
     }
+    let ty = ll.array_ty(ptr, keep.len() as u64);
+    let used = ll.add_global(ty, "llvm.compiler.used");
+    used.set_initializer(Some(ll.const_array(ptr, &keep)));
+    used.set_linkage(Linkage::LLVMAppendingLinkage);
+    used.set_section("llvm.metadata");
 }

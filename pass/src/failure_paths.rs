@@ -25,9 +25,7 @@
 
 use std::collections::HashSet;
 
-use inkwell::llvm_sys::LLVMOpcode;
-use inkwell::llvm_sys::core::*;
-use inkwell::llvm_sys::prelude::*;
+use crate::llvm::{AttrAt, Block, Func, Ll, Opcode, Value};
 use inkwell::module::Module;
 
 /// Weight of the usual edge against a failure edge's 1: what LLVM's
@@ -42,137 +40,80 @@ const USUAL_WEIGHT: u32 = 0xf_ffff;
 /// (`failures`: the names of the reporting functions) as described in the
 /// module documentation. Returns how many reports now end in a self-loop.
 pub fn spin_failure_paths(module: &Module<'_>, failures: &[&str]) -> usize {
-    let m = module.as_mut_ptr();
+    let ll = Ll::new(module);
+    let reporters: HashSet<Value<'_>> = failures
+        .iter()
+        .filter_map(|name| ll.get_function(name))
+        .map(Func::as_value)
+        .collect();
+    if reporters.is_empty() {
+        return 0;
+    }
     let mut rewritten = 0;
-    // SAFETY: `m` is the live module; every value, block and function read
-    // or changed below belongs to it and is used only while it is alive
-    // (erased terminators are not touched after erasure).
-    unsafe {
-        let ctx = LLVMGetModuleContext(m);
-        let mut reporters = HashSet::new();
-        for name in failures {
-            let cname = std::ffi::CString::new(*name).expect("no NUL in a runtime name");
-            let f = LLVMGetNamedFunction(m, cname.as_ptr());
-            if !f.is_null() {
-                reporters.insert(f);
-            }
+    for f in ll.functions() {
+        if !f.is_declaration() {
+            rewritten += spin_function(&ll, f, &reporters);
         }
-        if reporters.is_empty() {
-            return 0;
-        }
-        let builder = LLVMCreateBuilderInContext(ctx);
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            if LLVMIsDeclaration(f) == 0 {
-                rewritten += spin_function(ctx, builder, f, &reporters);
-            }
-            f = LLVMGetNextFunction(f);
-        }
-        LLVMDisposeBuilder(builder);
-        for &f in &reporters {
-            for attr in ["noreturn", "cold"] {
-                let kind = attr_kind(attr);
-                LLVMRemoveEnumAttributeAtIndex(
-                    f,
-                    inkwell::llvm_sys::LLVMAttributeFunctionIndex,
-                    kind,
-                );
-            }
+    }
+    for &f in &reporters {
+        for attr in ["noreturn", "cold"] {
+            f.func().remove_enum_attr(AttrAt::Function, attr);
         }
     }
     rewritten
 }
 
-fn attr_kind(name: &str) -> u32 {
-    // SAFETY: a pointer and length of a live string.
-    unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
-}
-
 /// The report call ending `bb` in `unreachable`, if it has one.
-///
-/// # Safety
-///
-/// `bb` must be a live block with a terminator.
-unsafe fn report_call(
-    bb: LLVMBasicBlockRef,
-    reporters: &HashSet<LLVMValueRef>,
-) -> Option<LLVMValueRef> {
-    // SAFETY: per the contract, `bb` is live; instructions of a live block
-    // are live.
-    unsafe {
-        let term = LLVMGetBasicBlockTerminator(bb);
-        if term.is_null() || LLVMGetInstructionOpcode(term) != LLVMOpcode::LLVMUnreachable {
-            return None;
-        }
-        let call = LLVMGetPreviousInstruction(term);
-        if call.is_null() || LLVMGetInstructionOpcode(call) != LLVMOpcode::LLVMCall {
-            return None;
-        }
-        reporters
-            .contains(&LLVMGetCalledValue(call))
-            .then_some(call)
+fn report_call<'m>(bb: Block<'m>, reporters: &HashSet<Value<'m>>) -> Option<Value<'m>> {
+    let term = bb.terminator()?;
+    if term.opcode() != Opcode::LLVMUnreachable {
+        return None;
     }
+    let call = term.prev_instruction()?;
+    if call.opcode() != Opcode::LLVMCall {
+        return None;
+    }
+    reporters.contains(&call.called_value()).then_some(call)
 }
 
 /// Rewrites one function's failure paths; returns how many.
-///
-/// # Safety
-///
-/// `f` must be a live function definition of a module in `ctx`, and
-/// `builder` a builder of `ctx`.
-unsafe fn spin_function(
-    ctx: LLVMContextRef,
-    builder: LLVMBuilderRef,
-    f: LLVMValueRef,
-    reporters: &HashSet<LLVMValueRef>,
-) -> usize {
-    // SAFETY: per the contract; blocks and instructions are those of `f`.
-    unsafe {
-        let mut blocks = Vec::new();
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            blocks.push(bb);
-            bb = LLVMGetNextBasicBlock(bb);
+fn spin_function<'m>(ll: &Ll<'m>, f: Func<'m>, reporters: &HashSet<Value<'m>>) -> usize {
+    let blocks = f.blocks();
+    let mut roots = Vec::new();
+    for &bb in &blocks {
+        if let Some(call) = report_call(bb, reporters) {
+            roots.push((bb, call));
         }
-        let mut roots = Vec::new();
-        for &bb in &blocks {
-            if let Some(call) = report_call(bb, reporters) {
-                roots.push((bb, call));
-            }
-        }
-        if roots.is_empty() {
-            return 0;
-        }
-        let doomed = doomed_blocks(&blocks, roots.iter().map(|r| r.0));
-        weigh_edges_into(ctx, &blocks, &doomed);
-
-        let spin = LLVMAppendBasicBlockInContext(ctx, f, c"gimso.spin".as_ptr());
-        LLVMPositionBuilderAtEnd(builder, spin);
-        LLVMBuildBr(builder, spin);
-        let fn_index = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
-        for &(bb, call) in &roots {
-            for attr in ["noreturn", "cold"] {
-                LLVMRemoveCallSiteEnumAttribute(call, fn_index, attr_kind(attr));
-            }
-            LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(bb));
-            LLVMPositionBuilderAtEnd(builder, bb);
-            LLVMBuildBr(builder, spin);
-        }
-        roots.len()
     }
+    if roots.is_empty() {
+        return 0;
+    }
+    let doomed = doomed_blocks(&blocks, roots.iter().map(|r| r.0));
+    weigh_edges_into(ll, &blocks, &doomed);
+
+    let spin = ll.append_block(f.as_value(), "gimso.spin");
+    ll.position_at_end(spin);
+    ll.br(spin);
+    for &(bb, call) in &roots {
+        for attr in ["noreturn", "cold"] {
+            call.remove_call_enum_attr(AttrAt::Function, attr);
+        }
+        let term = bb.terminator().expect("a report block's `unreachable`");
+        // SAFETY: the `unreachable` has no uses, and no handle to it is
+        // kept (`report_call` only looked at it).
+        unsafe { term.erase() };
+        ll.position_at_end(bb);
+        ll.br(spin);
+    }
+    roots.len()
 }
 
 /// Blocks from which every path reaches a report: the `roots`, and blocks
 /// whose successors are all doomed (a least fixpoint).
-///
-/// # Safety
-///
-/// `blocks` must be the live blocks of one function, each with a
-/// terminator.
-unsafe fn doomed_blocks(
-    blocks: &[LLVMBasicBlockRef],
-    roots: impl Iterator<Item = LLVMBasicBlockRef>,
-) -> HashSet<LLVMBasicBlockRef> {
+fn doomed_blocks<'m>(
+    blocks: &[Block<'m>],
+    roots: impl Iterator<Item = Block<'m>>,
+) -> HashSet<Block<'m>> {
     let mut doomed: HashSet<_> = roots.collect();
     loop {
         let mut changed = false;
@@ -182,13 +123,8 @@ unsafe fn doomed_blocks(
             if doomed.contains(&bb) {
                 continue;
             }
-            // SAFETY: per the contract.
-            let all = unsafe {
-                let term = LLVMGetBasicBlockTerminator(bb);
-                let n = LLVMGetNumSuccessors(term);
-                n > 0 && (0..n).all(|i| doomed.contains(&LLVMGetSuccessor(term, i)))
-            };
-            if all {
+            let succs = bb.successors();
+            if !succs.is_empty() && succs.iter().all(|s| doomed.contains(s)) {
                 doomed.insert(bb);
                 changed = true;
             }
@@ -202,50 +138,36 @@ unsafe fn doomed_blocks(
 /// Gives every `br` and `switch` without branch weights that leads both
 /// into and around `doomed` blocks weights saying the doomed edges are
 /// rare.
-///
-/// # Safety
-///
-/// `blocks` must be the live blocks of one function in `ctx`, each with a
-/// terminator.
-unsafe fn weigh_edges_into(
-    ctx: LLVMContextRef,
-    blocks: &[LLVMBasicBlockRef],
-    doomed: &HashSet<LLVMBasicBlockRef>,
-) {
-    const PROF: &str = "prof";
-    // SAFETY: per the contract; metadata is created in `ctx`.
-    unsafe {
-        let prof = LLVMGetMDKindIDInContext(ctx, PROF.as_ptr().cast(), PROF.len() as u32);
-        let tag = LLVMMDStringInContext2(ctx, c"branch_weights".as_ptr(), "branch_weights".len());
-        let i32t = LLVMInt32TypeInContext(ctx);
-        for &bb in blocks {
-            if doomed.contains(&bb) {
-                continue;
-            }
-            let term = LLVMGetBasicBlockTerminator(bb);
-            let op = LLVMGetInstructionOpcode(term);
-            let conditional = match op {
-                LLVMOpcode::LLVMBr => LLVMIsConditional(term) != 0,
-                LLVMOpcode::LLVMSwitch => true,
-                _ => false,
-            };
-            if !conditional || !LLVMGetMetadata(term, prof).is_null() {
-                continue;
-            }
-            let n = LLVMGetNumSuccessors(term);
-            let rare: Vec<bool> = (0..n)
-                .map(|i| doomed.contains(&LLVMGetSuccessor(term, i)))
-                .collect();
-            if !rare.contains(&true) {
-                continue;
-            }
-            let mut ops = vec![tag];
-            ops.extend(rare.iter().map(|&r| {
-                let w = if r { 1 } else { USUAL_WEIGHT };
-                LLVMValueAsMetadata(LLVMConstInt(i32t, u64::from(w), 0))
-            }));
-            let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
-            LLVMSetMetadata(term, prof, LLVMMetadataAsValue(ctx, node));
+fn weigh_edges_into<'m>(ll: &Ll<'m>, blocks: &[Block<'m>], doomed: &HashSet<Block<'m>>) {
+    let prof = ll.md_kind("prof");
+    let tag = ll.md_string("branch_weights");
+    for &bb in blocks {
+        if doomed.contains(&bb) {
+            continue;
         }
+        let term = bb.terminator().expect("a block without a terminator");
+        let conditional = match term.opcode() {
+            Opcode::LLVMBr => term.is_conditional(),
+            Opcode::LLVMSwitch => true,
+            _ => false,
+        };
+        if !conditional || term.metadata(prof).is_some() {
+            continue;
+        }
+        let rare: Vec<bool> = term
+            .successors()
+            .iter()
+            .map(|s| doomed.contains(s))
+            .collect();
+        if !rare.contains(&true) {
+            continue;
+        }
+        let mut ops = vec![tag];
+        ops.extend(rare.iter().map(|&r| {
+            let w = if r { 1 } else { USUAL_WEIGHT };
+            ll.value_md(ll.i32c(u64::from(w)))
+        }));
+        let node = ll.md_node(&ops);
+        term.set_metadata(prof, Some(ll.md_value(node)));
     }
 }

@@ -298,6 +298,44 @@ impl<'m> Func<'m> {
         // SAFETY: a live function; removing an absent attribute is a no-op.
         unsafe { LLVMRemoveEnumAttributeAtIndex(self.0.raw(), at.index(), attr_kind(name)) }
     }
+    /// Gives `to` this function's DLL storage class, `unnamed_addr`,
+    /// section, GC strategy, comdat and metadata attachments (its
+    /// debug-info subprogram among them), verbatim: what a function
+    /// replacing this one under a new type keeps besides what the typed
+    /// accessors above copy.
+    pub fn copy_object_properties_to(self, to: Func<'m>) {
+        let (from, to) = (self.0.raw(), to.0.raw());
+        // SAFETY: two live functions; the section and GC names are LLVM's
+        // NUL-terminated strings, read only when present and copied by the
+        // setters; the metadata entries hold `n` entries and are freed once.
+        unsafe {
+            LLVMSetDLLStorageClass(to, LLVMGetDLLStorageClass(from));
+            LLVMSetUnnamedAddress(to, LLVMGetUnnamedAddress(from));
+            let section = LLVMGetSection(from);
+            if !section.is_null() {
+                LLVMSetSection(to, section);
+            }
+            let gc = LLVMGetGC(from);
+            if !gc.is_null() {
+                LLVMSetGC(to, gc);
+            }
+            let comdat = inkwell::llvm_sys::comdat::LLVMGetComdat(from);
+            if !comdat.is_null() {
+                inkwell::llvm_sys::comdat::LLVMSetComdat(to, comdat);
+            }
+            let mut n = 0;
+            let entries = LLVMGlobalCopyAllMetadata(from, &mut n);
+            if entries.is_null() {
+                return;
+            }
+            for i in 0..n as u32 {
+                let kind = LLVMValueMetadataEntriesGetKind(entries, i);
+                let md = LLVMValueMetadataEntriesGetMetadata(entries, i);
+                LLVMGlobalSetMetadata(to, kind, md);
+            }
+            LLVMDisposeValueMetadataEntries(entries);
+        }
+    }
 }
 
 /// Attributes of call sites.

@@ -71,3 +71,26 @@ unsafe fn take_message(p: *mut std::ffi::c_char) -> String {
         s
     }
 }
+
+/// Parses `args` (`args[0]` the program name) as LLVM's command line, the
+/// first time it is called in the process; later calls do nothing. LLVM's
+/// options are process-wide state that code generation reads, so they are
+/// set once, and every thread making a target machine calls this first,
+/// waiting for the parse to finish.
+pub fn parse_command_line_once(args: &[&std::ffi::CStr]) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let argv: Vec<_> = args.iter().map(|a| a.as_ptr()).collect();
+        let argc = i32::try_from(argv.len()).expect("too many LLVM options");
+        // SAFETY: NUL-terminated strings that outlive the call (LLVM copies
+        // what it keeps); inside the `Once`, so no other thread parses or
+        // (calling this before code generation) reads the options meanwhile.
+        unsafe {
+            inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
+                argc,
+                argv.as_ptr(),
+                std::ptr::null(),
+            );
+        }
+    });
+}

@@ -937,4 +937,24 @@ impl<'m> Value<'m> {
             Some(LLVMConstIntGetSExtValue(low))
         }
     }
+    /// The value's name byte for byte (symbol names need not be UTF-8,
+    /// which [`Value::name`] would make lossy); empty when it has none.
+    pub fn name_bytes(self) -> Vec<u8> {
+        let mut len = 0usize;
+        // SAFETY: live value; the name buffer is LLVM's, `len` bytes long,
+        // and copied.
+        unsafe {
+            let p = LLVMGetValueName2(self.raw(), &mut len);
+            if p.is_null() {
+                return Vec::new();
+            }
+            std::slice::from_raw_parts(p.cast::<u8>(), len).to_vec()
+        }
+    }
+    /// Names the value with `name`'s bytes (made unique in its symbol
+    /// table as LLVM does for any name).
+    pub fn set_name_bytes(self, name: &[u8]) {
+        // SAFETY: live value; the name is read for `len` bytes and copied.
+        unsafe { LLVMSetValueName2(self.raw(), name.as_ptr().cast(), name.len()) }
+    }
 }
