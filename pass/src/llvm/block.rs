@@ -25,18 +25,6 @@ impl<'m> Block<'m> {
             _m: PhantomData,
         })
     }
-    /// Bridge for code that still holds raw references.
-    ///
-    /// # Safety
-    /// As [`Block::from_raw`].
-    pub unsafe fn from_llvm(raw: LLVMBasicBlockRef) -> Option<Block<'m>> {
-        // SAFETY: contract.
-        unsafe { Block::from_raw(raw) }
-    }
-    /// Bridge for code that still holds raw references.
-    pub fn to_llvm(self) -> LLVMBasicBlockRef {
-        self.raw()
-    }
     pub(super) fn raw(self) -> LLVMBasicBlockRef {
         self.raw.as_ptr()
     }

@@ -23,18 +23,6 @@ impl<'m> Meta<'m> {
             _m: PhantomData,
         })
     }
-    /// Bridge for code that still holds raw references.
-    ///
-    /// # Safety
-    /// As [`Meta::from_raw`].
-    pub unsafe fn from_llvm(raw: LLVMMetadataRef) -> Option<Meta<'m>> {
-        // SAFETY: contract.
-        unsafe { Meta::from_raw(raw) }
-    }
-    /// Bridge for code that still holds raw references.
-    pub fn to_llvm(self) -> LLVMMetadataRef {
-        self.raw()
-    }
     pub(super) fn raw(self) -> LLVMMetadataRef {
         self.raw.as_ptr()
     }

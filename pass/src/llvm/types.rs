@@ -32,18 +32,6 @@ impl<'m> Type<'m> {
             _m: PhantomData,
         })
     }
-    /// Bridge for code that still holds raw references.
-    ///
-    /// # Safety
-    /// As [`Type::from_raw`].
-    pub unsafe fn from_llvm(raw: LLVMTypeRef) -> Option<Type<'m>> {
-        // SAFETY: contract.
-        unsafe { Type::from_raw(raw) }
-    }
-    /// Bridge for code that still holds raw references.
-    pub fn to_llvm(self) -> LLVMTypeRef {
-        self.raw()
-    }
     pub(super) fn raw(self) -> LLVMTypeRef {
         self.raw.as_ptr()
     }

@@ -82,18 +82,6 @@ impl<'m> Value<'m> {
         })
     }
 
-    /// Bridge for code that still holds raw references.
-    ///
-    /// # Safety
-    /// As [`Value::from_raw`].
-    pub unsafe fn from_llvm(raw: LLVMValueRef) -> Option<Value<'m>> {
-        // SAFETY: contract.
-        unsafe { Value::from_raw(raw) }
-    }
-    /// Bridge for code that still holds raw references.
-    pub fn to_llvm(self) -> LLVMValueRef {
-        self.raw()
-    }
     pub(super) fn raw(self) -> LLVMValueRef {
         self.raw.as_ptr()
     }
