@@ -18,6 +18,7 @@ pub struct AddrSpaceFinder<'m> {
 impl<'m> AddrSpaceFinder<'m> {
     /// The first non-zero address space of a pointer anywhere in `ty`
     /// (through arrays, vectors, struct fields and function signatures); 0 if none.
+    #[track_caller]
     pub fn in_type(&mut self, ty: Type<'m>) -> u32 {
         if let Some(&a) = self.types.get(&ty) {
             return a;
@@ -54,6 +55,7 @@ impl<'m> AddrSpaceFinder<'m> {
 
     /// The first non-zero address space in `value`'s type or, for a constant
     /// (other than a global, which is checked on its own), in its operands.
+    #[track_caller]
     pub fn in_value(&mut self, value: Value<'m>) -> u32 {
         let own = self.in_type(value.type_of());
         let is_plain_constant = value.is_constant_kind() && !value.is_global_value();

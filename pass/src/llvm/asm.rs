@@ -17,6 +17,7 @@ impl Value<'_> {
     ///
     /// # Panics
     /// If this is not an inline asm.
+    #[track_caller]
     pub fn inline_asm_parts(self) -> (String, String, bool) {
         assert!(self.is_inline_asm(), "inline_asm_parts of a non-asm value");
         let text = self.print();
@@ -76,6 +77,7 @@ pub struct InallocaProbe {
 }
 
 impl InallocaProbe {
+    #[track_caller]
     pub fn new() -> Self {
         InallocaProbe { scratch: None }
     }
@@ -85,6 +87,7 @@ impl InallocaProbe {
     ///
     /// # Panics
     /// If `alloca` is not an alloca.
+    #[track_caller]
     pub fn is_inalloca(&mut self, alloca: Value<'_>) -> bool {
         assert!(alloca.is_alloca(), "is_inalloca of a non-alloca");
         // SAFETY: a live alloca's type belongs to its live context; these

@@ -8,6 +8,7 @@ static HANDLER: Mutex<Option<fn(&str)>> = Mutex::new(None);
 /// Has LLVM call `handler` with its reason (`unknown` when it gives none)
 /// on a fatal error, instead of printing the reason itself; LLVM exits
 /// when the handler returns.
+#[track_caller]
 pub fn install_fatal_error_handler(handler: fn(&str)) {
     if let Ok(mut h) = HANDLER.lock() {
         *h = Some(handler);

@@ -55,6 +55,7 @@ pub struct Attr<'m> {
 }
 
 /// The kind number of the enum attribute called `name` (0 if unknown).
+#[track_caller]
 pub fn attr_kind(name: &str) -> u32 {
     // SAFETY: the name is read for `len` bytes only.
     unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
@@ -72,16 +73,19 @@ impl<'m> Attr<'m> {
     fn raw(self) -> LLVMAttributeRef {
         self.raw.as_ptr()
     }
+    #[track_caller]
     pub fn is_string(self) -> bool {
         // SAFETY: a live attribute.
         unsafe { LLVMIsStringAttribute(self.raw()) != 0 }
     }
     /// The kind of an enum (or type) attribute.
+    #[track_caller]
     pub fn enum_kind(self) -> Option<u32> {
         // SAFETY: a live attribute; the kind is read of non-string ones.
         (!self.is_string()).then(|| unsafe { LLVMGetEnumAttributeKind(self.raw()) })
     }
     /// The type a type attribute (`byval(T)`, `sret(T)`, ...) carries.
+    #[track_caller]
     pub fn type_value(self) -> Option<Type<'m>> {
         if self.is_string() {
             return None;
@@ -110,21 +114,26 @@ impl<'m> Func<'m> {
         debug_assert!(v.is_function());
         Func(v)
     }
+    #[track_caller]
     pub fn as_value(self) -> Value<'m> {
         self.0
     }
     /// The handle of an inkwell function.
+    #[track_caller]
     pub fn of(f: inkwell::values::FunctionValue<'m>) -> Func<'m> {
         Func(Value::of(f))
     }
+    #[track_caller]
     pub fn to_inkwell(self) -> inkwell::values::FunctionValue<'m> {
         // SAFETY: a live function of a module alive for `'m`.
         unsafe { inkwell::values::FunctionValue::new(self.0.raw()) }.expect("function")
     }
     /// Its function type.
+    #[track_caller]
     pub fn fn_type(self) -> Type<'m> {
         self.0.global_value_type()
     }
+    #[track_caller]
     pub fn params(self) -> Vec<Value<'m>> {
         // SAFETY: a live function; the buffer has room for every parameter.
         unsafe {
@@ -134,6 +143,7 @@ impl<'m> Func<'m> {
             v.into_iter().filter_map(|p| Value::from_raw(p)).collect()
         }
     }
+    #[track_caller]
     pub fn param(self, i: u32) -> Value<'m> {
         // SAFETY: a live function; the index is checked first.
         unsafe {
@@ -144,10 +154,12 @@ impl<'m> Func<'m> {
             Value::from_raw(LLVMGetParam(self.0.raw(), i)).expect("parameter")
         }
     }
+    #[track_caller]
     pub fn count_blocks(self) -> u32 {
         // SAFETY: a live function.
         unsafe { LLVMCountBasicBlocks(self.0.raw()) }
     }
+    #[track_caller]
     pub fn entry_block(self) -> Option<Block<'m>> {
         if self.count_blocks() == 0 {
             return None;
@@ -156,12 +168,14 @@ impl<'m> Func<'m> {
         unsafe { Block::from_raw(LLVMGetEntryBasicBlock(self.0.raw())) }
     }
     /// The blocks in layout order (a snapshot).
+    #[track_caller]
     pub fn blocks(self) -> Vec<Block<'m>> {
         // SAFETY: a live function; null ends the list.
         let first = unsafe { Block::from_raw(LLVMGetFirstBasicBlock(self.0.raw())) };
         std::iter::successors(first, |b| b.next()).collect()
     }
     /// Every instruction of every block, in layout order (a snapshot).
+    #[track_caller]
     pub fn instructions(self) -> Vec<Value<'m>> {
         self.blocks()
             .into_iter()
@@ -169,6 +183,7 @@ impl<'m> Func<'m> {
             .collect()
     }
     /// Whether any instruction has one of `ops`.
+    #[track_caller]
     pub fn has_opcode(self, ops: &[Opcode]) -> bool {
         self.blocks().into_iter().any(|b| {
             b.instructions()
@@ -176,6 +191,7 @@ impl<'m> Func<'m> {
                 .any(|i| ops.contains(&i.opcode()))
         })
     }
+    #[track_caller]
     pub fn subprogram(self) -> Option<Meta<'m>> {
         // SAFETY: a live function.
         unsafe {
@@ -184,6 +200,7 @@ impl<'m> Func<'m> {
             ))
         }
     }
+    #[track_caller]
     pub fn set_subprogram(self, sp: Option<Meta<'m>>) {
         // SAFETY: a live function; `sp` null or a DISubprogram.
         unsafe {
@@ -193,6 +210,7 @@ impl<'m> Func<'m> {
             )
         }
     }
+    #[track_caller]
     pub fn personality(self) -> Option<Value<'m>> {
         // SAFETY: a live function; the personality is read only when set.
         unsafe {
@@ -202,19 +220,23 @@ impl<'m> Func<'m> {
             Value::from_raw(LLVMGetPersonalityFn(self.0.raw()))
         }
     }
+    #[track_caller]
     pub fn set_personality(self, p: Option<Value<'m>>) {
         // SAFETY: a live function; `p` null or a function.
         unsafe { LLVMSetPersonalityFn(self.0.raw(), p.map_or(std::ptr::null_mut(), Value::raw)) }
     }
+    #[track_caller]
     pub fn call_conv(self) -> u32 {
         // SAFETY: a live function.
         unsafe { LLVMGetFunctionCallConv(self.0.raw()) }
     }
+    #[track_caller]
     pub fn set_call_conv(self, cc: u32) {
         // SAFETY: a live function.
         unsafe { LLVMSetFunctionCallConv(self.0.raw(), cc) }
     }
     /// The garbage collector strategy named on the function, if any.
+    #[track_caller]
     pub fn gc(self) -> Option<String> {
         // SAFETY: a live function; the name is LLVM's and copied.
         unsafe {
@@ -227,6 +249,7 @@ impl<'m> Func<'m> {
     /// # Safety
     /// It has no uses left and no handle to it or anything in it is used
     /// afterwards.
+    #[track_caller]
     pub unsafe fn delete(self) {
         // SAFETY: a live function the caller is done with.
         unsafe { LLVMDeleteFunction(self.0.raw()) }
@@ -234,6 +257,7 @@ impl<'m> Func<'m> {
 
     // ---- attributes ---------------------------------------------------------
 
+    #[track_caller]
     pub fn attr(self, at: AttrAt, name: &str) -> Option<Attr<'m>> {
         // SAFETY: a live function; null when absent.
         unsafe {
@@ -244,9 +268,11 @@ impl<'m> Func<'m> {
             ))
         }
     }
+    #[track_caller]
     pub fn has_attr(self, at: AttrAt, name: &str) -> bool {
         self.attr(at, name).is_some()
     }
+    #[track_caller]
     pub fn attrs(self, at: AttrAt) -> Vec<Attr<'m>> {
         // SAFETY: a live function; the buffer has room for every attribute.
         unsafe {
@@ -258,28 +284,33 @@ impl<'m> Func<'m> {
             v.into_iter().filter_map(|a| Attr::from_raw(a)).collect()
         }
     }
+    #[track_caller]
     pub fn add_attr(self, at: AttrAt, a: Attr<'m>) {
         // SAFETY: a live function and attribute of its context.
         unsafe { LLVMAddAttributeAtIndex(self.0.raw(), at.index(), a.raw()) }
     }
     /// Adds enum attribute `name` (with payload `val`, 0 for a flag).
+    #[track_caller]
     pub fn add_enum_attr(self, at: AttrAt, name: &str, val: u64) {
         self.add_attr(at, new_enum_attr(self.0, name, val));
     }
     /// Adds the flag attributes `names` (`noreturn`, ...) at function
     /// level; unknown names are skipped.
+    #[track_caller]
     pub fn add_fn_attrs(self, names: &[&str]) {
         for name in names.iter().filter(|n| attr_kind(n) != 0) {
             self.add_enum_attr(AttrAt::Function, name, 0);
         }
     }
     /// The `byval(T)` type of parameter `i`, if it has one.
+    #[track_caller]
     pub fn param_byval(self, i: u32) -> Option<Type<'m>> {
         self.attr(AttrAt::Param(i), "byval")?.type_value()
     }
     /// Copies to `to` the function attributes that stay true after the
     /// translation (target and code-generation settings, every string
     /// attribute); promises about memory, returning or progress are not.
+    #[track_caller]
     pub fn copy_safe_attrs_to(self, to: Func<'m>) {
         const KEEP: &[&str] = &[
             "noinline", "optnone", "cold", "hot", "minsize", "optsize", "uwtable", "nounwind",
@@ -294,6 +325,7 @@ impl<'m> Func<'m> {
             }
         }
     }
+    #[track_caller]
     pub fn remove_enum_attr(self, at: AttrAt, name: &str) {
         // SAFETY: a live function; removing an absent attribute is a no-op.
         unsafe { LLVMRemoveEnumAttributeAtIndex(self.0.raw(), at.index(), attr_kind(name)) }
@@ -303,6 +335,7 @@ impl<'m> Func<'m> {
     /// debug-info subprogram among them), verbatim: what a function
     /// replacing this one under a new type keeps besides what the typed
     /// accessors above copy.
+    #[track_caller]
     pub fn copy_object_properties_to(self, to: Func<'m>) {
         let (from, to) = (self.0.raw(), to.0.raw());
         // SAFETY: two live functions; the section and GC names are LLVM's
@@ -344,6 +377,7 @@ impl<'m> Value<'m> {
     fn expect_call(self, what: &str) {
         assert!(self.is_call_base(), "{what} of a value that is not a call");
     }
+    #[track_caller]
     pub fn call_attr(self, at: AttrAt, name: &str) -> Option<Attr<'m>> {
         self.expect_call("call_attr");
         // SAFETY: a live call (checked); null when absent.
@@ -355,9 +389,11 @@ impl<'m> Value<'m> {
             ))
         }
     }
+    #[track_caller]
     pub fn call_has_attr(self, at: AttrAt, name: &str) -> bool {
         self.call_attr(at, name).is_some()
     }
+    #[track_caller]
     pub fn call_attrs(self, at: AttrAt) -> Vec<Attr<'m>> {
         self.expect_call("call_attrs");
         // SAFETY: a live call (checked); the buffer has room for every
@@ -371,14 +407,17 @@ impl<'m> Value<'m> {
             v.into_iter().filter_map(|a| Attr::from_raw(a)).collect()
         }
     }
+    #[track_caller]
     pub fn add_call_attr(self, at: AttrAt, a: Attr<'m>) {
         self.expect_call("add_call_attr");
         // SAFETY: a live call (checked) and an attribute of its context.
         unsafe { LLVMAddCallSiteAttribute(self.raw(), at.index(), a.raw()) }
     }
+    #[track_caller]
     pub fn add_call_enum_attr(self, at: AttrAt, name: &str, val: u64) {
         self.add_call_attr(at, new_enum_attr(self, name, val));
     }
+    #[track_caller]
     pub fn remove_call_enum_attr(self, at: AttrAt, name: &str) {
         self.expect_call("remove_call_enum_attr");
         // SAFETY: a live call (checked); removing an absent one is a no-op.
@@ -386,12 +425,14 @@ impl<'m> Value<'m> {
     }
     /// Adds the flag attributes `names` to this call at function level;
     /// unknown names are skipped.
+    #[track_caller]
     pub fn add_call_attrs(self, names: &[&str]) {
         for name in names.iter().filter(|n| attr_kind(n) != 0) {
             self.add_call_enum_attr(AttrAt::Function, name, 0);
         }
     }
     /// The type of type attribute `name` at call argument `i`.
+    #[track_caller]
     pub fn call_type_attr(self, i: u32, name: &str) -> Option<Type<'m>> {
         self.call_attr(AttrAt::Param(i), name)?.type_value()
     }

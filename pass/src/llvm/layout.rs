@@ -33,12 +33,14 @@ impl<'m> DataLayout<'m> {
         }
     }
     /// The module's layout, for code that has no [`super::Ll`].
+    #[track_caller]
     pub fn new<'ctx>(module: &'m inkwell::module::Module<'ctx>) -> DataLayout<'m> {
         // SAFETY: the module is borrowed for `'m`.
         unsafe { DataLayout::of_module(module.as_mut_ptr()) }
     }
 
     /// The bytes an object of `ty` takes, padding to its alignment included.
+    #[track_caller]
     pub fn size_of(&self, ty: Type<'m>) -> u64 {
         assert!(ty.is_sized(), "size_of unsized {ty:?}");
         // SAFETY: a sized type (checked).
@@ -47,17 +49,20 @@ impl<'m> DataLayout<'m> {
     /// The bytes a load or store of `ty` touches: [`DataLayout::size_of`]
     /// without the padding to the type's alignment (an `i24` is 3 bytes,
     /// an `x86_fp80` 10), which the access must not be checked for.
+    #[track_caller]
     pub fn store_size_of(&self, ty: Type<'m>) -> u64 {
         assert!(ty.is_sized(), "store_size_of unsized {ty:?}");
         // SAFETY: a sized type (checked).
         unsafe { LLVMStoreSizeOfType(self.td, ty.raw()) }
     }
+    #[track_caller]
     pub fn align_of(&self, ty: Type<'m>) -> u64 {
         assert!(ty.is_sized(), "align_of unsized {ty:?}");
         // SAFETY: a sized type (checked).
         u64::from(unsafe { LLVMABIAlignmentOfType(self.td, ty.raw()) })
     }
     /// The offset of field `i` of struct type `sty`.
+    #[track_caller]
     pub fn field_offset(&self, sty: Type<'m>, i: u32) -> u64 {
         assert!(
             sty.is_struct() && !sty.is_opaque_struct() && (i as usize) < sty.struct_fields().len(),
@@ -69,6 +74,7 @@ impl<'m> DataLayout<'m> {
     /// The byte offset of a GEP over `src` with constant indices `idx`
     /// (`None` if one is not a constant, a type is unsized, or the sum
     /// overflows).
+    #[track_caller]
     pub fn const_gep_offset(&self, src: Type<'m>, idx: &[Value<'m>]) -> Option<i64> {
         let (first, rest) = idx.split_first()?;
         let scaled = |i: i64, ty: Type<'m>| {

@@ -27,15 +27,18 @@ impl<'m> Meta<'m> {
         self.raw.as_ptr()
     }
     /// The kind of metadata this is.
+    #[track_caller]
     pub fn kind(self) -> LLVMMetadataKind {
         // SAFETY: live metadata.
         unsafe { LLVMGetMetadataKind(self.raw()) }
     }
     /// Whether this is a `DILocation`.
+    #[track_caller]
     pub fn is_location(self) -> bool {
         self.kind() as u32 == LLVMMetadataKind::LLVMDILocationMetadataKind as u32
     }
     /// The line and column of a `DILocation`.
+    #[track_caller]
     pub fn line_col(self) -> (u32, u32) {
         assert!(self.is_location(), "line_col of {:?}", self.kind());
         // SAFETY: a DILocation (checked).
@@ -47,6 +50,7 @@ impl<'m> Meta<'m> {
         }
     }
     /// The scope of a `DILocation`.
+    #[track_caller]
     pub fn scope(self) -> Option<Meta<'m>> {
         assert!(self.is_location(), "scope of {:?}", self.kind());
         // SAFETY: a DILocation (checked).

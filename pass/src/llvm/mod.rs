@@ -77,6 +77,7 @@ unsafe fn take_message(p: *mut std::ffi::c_char) -> String {
 /// options are process-wide state that code generation reads, so they are
 /// set once, and every thread making a target machine calls this first,
 /// waiting for the parse to finish.
+#[track_caller]
 pub fn parse_command_line_once(args: &[&std::ffi::CStr]) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {

@@ -201,9 +201,11 @@ impl<'m> ModTx<'m, '_> {
             return None;
         }
         let f = call.called_value();
-        let bound = self.direct.get(&f).is_some_and(|d| d.bind);
+        if !self.direct.get(&f).is_some_and(|d| d.bind) {
+            return None;
+        }
         let ty = f.global_value_type();
-        (bound && call.called_fn_type() == ty && !ty.is_vararg()).then_some(f)
+        (call.called_fn_type() == ty && !ty.is_vararg()).then_some(f)
     }
 }
 

@@ -530,10 +530,8 @@ impl<'m> FnTx<'_, 'm, '_> {
         if inst.type_of().kind() != TypeKind::LLVMPointerTypeKind {
             return false;
         }
-        let other_pointer = |v: V<'m>| {
-            // (`opcode` is 0 for arguments and constants.)
-            v.opcode() == Opcode::LLVMPtrToInt && v.operand(0) != inst
-        };
+        let other_pointer =
+            |v: V<'m>| v.inst_opcode() == Some(Opcode::LLVMPtrToInt) && v.operand(0) != inst;
         let address_only = |int: V<'m>| {
             let users = int.users();
             !users.is_empty()
