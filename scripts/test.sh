@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test of the default run: formatting, lints, the workspace's tests
+# Every test of the default run: formatting, lints (and the pass's one
+# door to LLVM's C API), the workspace's tests
 # (unit, integration, header-vs-ABI, child-process safety reports, stress),
 # the loom models at LOOM_MAX_PREEMPTIONS=3, and the example program.
 # Longer runs: `cargo bench -p gimso-benches` (see BENCHMARKS.md).
@@ -11,6 +12,8 @@ source scripts/setup.sh
 if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
+echo "== the pass reaches LLVM's C API only through pass/src/llvm/"
+scripts/check-llvm-facade.sh
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo build --release (libgimso.a, libgimso.so)"
