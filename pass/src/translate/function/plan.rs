@@ -8,8 +8,8 @@ use crate::llvm::{Func, Ll};
 pub(super) struct Plan<'m> {
     /// Where each alloca lives ([`crate::escape`]).
     pub homes: HashMap<V<'m>, AllocaHome>,
-    /// Which blocks never return ([`crate::escape::Cfg`]).
-    pub escape: crate::escape::Cfg<'m>,
+    /// Which blocks never return ([`crate::escape::Paths`]).
+    pub escape: crate::escape::Paths<'m>,
     /// The capability each 64-bit integer carries ([`crate::inttoptr`]).
     pub inference: CapInference<'m>,
     /// `load i64`s whose word's capability is read (inttoptr inference).
@@ -75,7 +75,7 @@ impl<'m> Plan<'m> {
         }
         Plan {
             homes,
-            escape: crate::escape::Cfg::new(old),
+            escape: crate::escape::Paths::new(old),
             inference,
             needed_loads,
             widened: widen::plan(ll, old.as_value()),
