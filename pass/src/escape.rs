@@ -89,7 +89,7 @@ pub fn classify_allocas<'m>(
     layout: &DataLayout<'m>,
     function: crate::llvm::Func<'m>,
 ) -> HashMap<Value<'m>, AllocaHome> {
-    let cfg = Cfg::new(function);
+    let cfg = Paths::new(function);
     let mut out = HashMap::new();
     for block in function.blocks() {
         for inst in block.instructions() {
@@ -101,37 +101,36 @@ pub fn classify_allocas<'m>(
     out
 }
 
-/// The blocks of one function: successors, and which never return.
-pub(crate) struct Cfg<'m> {
-    succs: HashMap<Block<'m>, Vec<Block<'m>>>,
+/// Two facts about the paths through one function's blocks, over the
+/// successor relation every analysis shares ([`crate::llvm::Block::successors`]).
+pub(crate) struct Paths<'m> {
     /// Blocks every path from which ends in `unreachable`.
     doomed: HashSet<Block<'m>>,
     /// Blocks holding a call (other than an `llvm.*` intrinsic) or invoke.
     calling: HashSet<Block<'m>>,
 }
 
-impl<'m> Cfg<'m> {
-    pub(crate) fn new(function: crate::llvm::Func<'m>) -> Cfg<'m> {
-        let mut succs = HashMap::new();
-        let mut dead_end = HashSet::new();
-        let mut calling = HashSet::new();
-        for block in function.blocks() {
-            if block.instructions().into_iter().any(is_real_call) {
-                calling.insert(block);
-            }
-            let mut out = Vec::new();
-            if let Some(t) = block.terminator() {
-                if t.opcode() == Opcode::LLVMUnreachable {
-                    dead_end.insert(block);
-                }
-                out = t.successors();
-            }
-            succs.insert(block, out);
-        }
+impl<'m> Paths<'m> {
+    pub(crate) fn new(function: crate::llvm::Func<'m>) -> Paths<'m> {
+        let blocks = function.blocks();
+        let succs: Vec<(Block<'m>, Vec<Block<'m>>)> =
+            blocks.iter().map(|&b| (b, b.successors())).collect();
+        let calling = blocks
+            .iter()
+            .copied()
+            .filter(|b| b.instructions().into_iter().any(is_real_call))
+            .collect();
         // Least fixpoint: a block is doomed when it ends in `unreachable`
         // or all its successors are doomed (a loop with no way out but
         // doomed blocks stays undoomed: that only costs an allocation).
-        let mut doomed = dead_end;
+        let mut doomed: HashSet<Block<'m>> = blocks
+            .iter()
+            .copied()
+            .filter(|b| {
+                b.terminator()
+                    .is_some_and(|t| t.opcode() == Opcode::LLVMUnreachable)
+            })
+            .collect();
         loop {
             let before = doomed.len();
             for (b, s) in &succs {
@@ -143,29 +142,25 @@ impl<'m> Cfg<'m> {
                 break;
             }
         }
-        Cfg {
-            succs,
-            doomed,
-            calling,
-        }
+        Paths { doomed, calling }
     }
 
     /// Whether every path from `block` ends in `unreachable`.
     pub(crate) fn is_doomed(&self, block: Block<'m>) -> bool {
         self.doomed.contains(&block)
     }
+}
 
-    /// Blocks reachable from the successors of `from`.
-    fn reachable_after(&self, from: Block<'m>) -> HashSet<Block<'m>> {
-        let mut seen = HashSet::new();
-        let mut work: Vec<_> = self.succs.get(&from).cloned().unwrap_or_default();
-        while let Some(b) = work.pop() {
-            if seen.insert(b) {
-                work.extend(self.succs.get(&b).into_iter().flatten().copied());
-            }
+/// Blocks reachable from the successors of `from`.
+fn reachable_after(from: Block<'_>) -> HashSet<Block<'_>> {
+    let mut seen = HashSet::new();
+    let mut work = from.successors();
+    while let Some(b) = work.pop() {
+        if seen.insert(b) {
+            work.extend(b.successors());
         }
-        seen
     }
+    seen
 }
 
 /// What the uses of one alloca need, beyond plain accesses.
@@ -180,7 +175,7 @@ struct Needs<'m> {
     others: Vec<Value<'m>>,
 }
 
-fn home<'m>(layout: &DataLayout<'m>, alloca: Value<'m>, cfg: &Cfg<'m>) -> AllocaHome {
+fn home<'m>(layout: &DataLayout<'m>, alloca: Value<'m>, cfg: &Paths<'m>) -> AllocaHome {
     let (ty, count) = (alloca.allocated_type(), alloca.operand(0));
     let Some(n) = const_int(count) else {
         return AllocaHome::Heap("its size is not a constant");
@@ -195,7 +190,7 @@ fn home<'m>(layout: &DataLayout<'m>, alloca: Value<'m>, cfg: &Cfg<'m>) -> Alloca
     if let Err(why) = uses_ok(layout, alloca, 0, size, cfg, &mut needs) {
         return frame_or_heap(alloca, size, why);
     }
-    if let Err(why) = nothing_after_escapes(&needs, cfg) {
+    if let Err(why) = nothing_after_escapes(&needs) {
         return frame_or_heap(alloca, size, why);
     }
     if let Err(why) = no_call_after_syncs(&needs, cfg) {
@@ -231,7 +226,7 @@ fn uses_ok<'m>(
     value: Value<'m>,
     offset: u64,
     size: u64,
-    cfg: &Cfg<'m>,
+    cfg: &Paths<'m>,
     needs: &mut Needs<'m>,
 ) -> Result<(), &'static str> {
     let users = users(value).ok_or("its address is used by a constant")?;
@@ -362,10 +357,10 @@ fn const_int(v: Value<'_>) -> Option<u64> {
 
 /// No use of the alloca may be reachable after a call that gets its heap
 /// copy: it would read the frame's stale slot.
-fn nothing_after_escapes(needs: &Needs<'_>, cfg: &Cfg<'_>) -> Result<(), &'static str> {
+fn nothing_after_escapes(needs: &Needs<'_>) -> Result<(), &'static str> {
     for &call in &needs.escapes {
         let block = call.block();
-        let after = cfg.reachable_after(block);
+        let after = reachable_after(block);
         for &other in &needs.others {
             let ob = other.block();
             let later_here = ob == block && comes_after(other, call);
@@ -381,7 +376,7 @@ fn nothing_after_escapes(needs: &Needs<'_>, cfg: &Cfg<'_>) -> Result<(), &'stati
 /// be the last one on every path from it (never-returning ones included):
 /// a later call could write through a pointer the first one kept, and the
 /// frame's slot would miss it. (A call in a loop reaches itself.)
-fn no_call_after_syncs(needs: &Needs<'_>, cfg: &Cfg<'_>) -> Result<(), &'static str> {
+fn no_call_after_syncs(needs: &Needs<'_>, cfg: &Paths<'_>) -> Result<(), &'static str> {
     for &call in &needs.syncs {
         let block = call.block();
         if std::iter::successors(call.next_instruction(), |i| i.next_instruction())
@@ -389,7 +384,7 @@ fn no_call_after_syncs(needs: &Needs<'_>, cfg: &Cfg<'_>) -> Result<(), &'static 
         {
             return Err("its address escapes (passed, cast, compared or merged)");
         }
-        let after = cfg.reachable_after(block);
+        let after = reachable_after(block);
         if after.iter().any(|b| cfg.calling.contains(b)) {
             return Err("its address escapes (passed, cast, compared or merged)");
         }
@@ -592,7 +587,7 @@ fn is_memset_inside(call: Value<'_>, value: Value<'_>, offset: u64, size: u64) -
 }
 
 /// A [`direct_argument`] call in a block that never returns.
-fn escapes_to_doom<'m>(call: Value<'m>, value: Value<'m>, cfg: &Cfg<'m>) -> bool {
+fn escapes_to_doom<'m>(call: Value<'m>, value: Value<'m>, cfg: &Paths<'m>) -> bool {
     cfg.doomed.contains(&call.block()) && direct_argument(call, value)
 }
 

@@ -38,6 +38,7 @@ mod lazy_alloca;
 mod masked;
 mod memory;
 mod memory_ops;
+mod plan;
 mod prologue;
 pub mod unwinding;
 mod widen;
@@ -69,19 +70,16 @@ struct FnTx<'a, 'm, 'ctx> {
     block_map: HashMap<B<'m>, B<'m>>,
     /// (new predecessor, old predecessor, old successor) of every new edge.
     edges: Vec<(B<'m>, B<'m>, B<'m>)>,
-    /// Retreating edges (old source, old target) in reverse post-order,
-    /// and the block polling the safepoint on each, once made.
-    back_edges: HashMap<(B<'m>, B<'m>), Option<B<'m>>>,
-    /// Old block → the blocks of the innermost natural loop holding it.
-    innermost_loop: HashMap<B<'m>, LoopBody<'m>>,
+    /// The analyses of the old function, made before anything is emitted.
+    plan: Rc<plan::Plan<'m>>,
+    /// The block polling the safepoint on each retreating edge, once made.
+    poll_blocks: HashMap<(B<'m>, B<'m>), B<'m>>,
     /// Old phi → its new int and cap phis.
     phis: Vec<(V<'m>, Tx<'m>)>,
     /// Old integer phi → its capability phi (inttoptr inference).
     int_cap_phis: Vec<(V<'m>, V<'m>)>,
     intcaps: HashMap<V<'m>, V<'m>>,
-    /// `load i64`s whose word's capability is read (inttoptr inference).
-    needed_loads: HashSet<V<'m>>,
-    /// Their capabilities, once read.
+    /// Capabilities of the plan's `needed_loads`, once read.
     load_caps: HashMap<V<'m>, V<'m>>,
     /// Old 64-bit integer that crossed a call (parameter, call result,
     /// field extracted from one) → the capability it came with, as a
@@ -95,19 +93,15 @@ struct FnTx<'a, 'm, 'ctx> {
     /// New addresses of stack slots (and constant GEPs of them) that need
     /// no checks.
     trusted_ints: HashSet<V<'m>>,
-    homes: HashMap<V<'m>, AllocaHome>,
     /// Private stack slots holding pointers: value slot -> its capability
     /// slot and heap copy ([`escape`](crate::escape)'s `StackCaps`).
     stack_caps: HashMap<V<'m>, StackCaps<'m>>,
     /// Frame-object allocas made lazily → their storage in the frame.
     frame_storage: HashMap<V<'m>, V<'m>>,
-    /// The old function's blocks, which of them never return.
-    cfg: crate::escape::Cfg<'m>,
     /// Heap copies of private slots a call just got, to copy back after it.
     copied_for_call: Vec<(V<'m>, V<'m>)>,
     /// Escaping allocas created where first needed.
     lazy: LazyAllocas<'m>,
-    inference: CapInference<'m>,
     va_obj: Option<Tx<'m>>,
     fixed_bytes: u64,
     sp: Option<M<'m>>,
@@ -127,8 +121,6 @@ struct FnTx<'a, 'm, 'ctx> {
     const_gep: HashMap<V<'m>, (V<'m>, i64)>,
     /// Accesses checked on every path to the current point.
     checked: Checked<V<'m>>,
-    /// Loads and stores whose check covers later accesses ([`widen`]).
-    widened: HashMap<V<'m>, widen::Covered<'m>>,
     /// `&base[i]` per (original block, base, index, element type): the
     /// shared root of the fields of one element ([`FnTx::indexed_gep`]).
     indexed_roots: HashMap<(B<'m>, V<'m>, V<'m>, T<'m>), V<'m>>,
@@ -184,7 +176,6 @@ pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
     let new = direct.unwrap_or(generic);
     let Some(func) = old.as_func() else { return };
     let fv = func.to_inkwell();
-    let homes = classify_allocas(m.ll.layout(), func);
     let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(fv));
     // An argument for a parameter whose capability the callee never
     // consumes needs none read.
@@ -198,6 +189,7 @@ pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
         .into_iter()
         .map(V::of)
         .collect();
+    let plan = Rc::new(plan::Plan::new(&m.ll, func, inference, needed_loads));
     let sp = func.subprogram();
     if sp.is_some() {
         func.set_subprogram(None);
@@ -214,23 +206,19 @@ pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
         vals: HashMap::new(),
         block_map: HashMap::new(),
         edges: Vec::new(),
-        back_edges: HashMap::new(),
-        innermost_loop: HashMap::new(),
+        plan,
+        poll_blocks: HashMap::new(),
         phis: Vec::new(),
         int_cap_phis: Vec::new(),
         intcaps: HashMap::new(),
-        needed_loads,
         load_caps: HashMap::new(),
         boundary_caps: HashMap::new(),
         slot_caps: HashMap::new(),
         trusted_ints: HashSet::new(),
         stack_caps: HashMap::new(),
         frame_storage: HashMap::new(),
-        cfg: crate::escape::Cfg::new(func),
         copied_for_call: Vec::new(),
-        homes,
         lazy: LazyAllocas::default(),
-        inference,
         va_obj: None,
         fixed_bytes: 0,
         sp,
@@ -241,14 +229,12 @@ pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
         unwind_fatal: None,
         const_gep: HashMap::new(),
         checked: Checked::default(),
-        widened: HashMap::new(),
         indexed_roots: HashMap::new(),
         end_checked: HashMap::new(),
         sized_caps: HashMap::new(),
         frame_shadows: HashMap::new(),
         var_gep: HashMap::new(),
     };
-    t.widened = widen::plan(&t.m.ll, old);
     t.run();
     if direct.is_some() {
         t.emit_generic_entry(generic);
@@ -295,43 +281,23 @@ const INLINE_COPY_MAX: u64 = 64;
 
 impl<'m> FnTx<'_, 'm, '_> {
     fn run(&mut self) {
-        let old_blocks = self.old.func().blocks();
-        let Some(&first) = old_blocks.first() else {
+        let plan = Rc::clone(&self.plan);
+        let cfg = &plan.cfg;
+        let Some(&first) = cfg.order.first() else {
             return;
         };
-        let cfg = Cfg::new(first);
-        let order = cfg.order.clone();
+        let order = &cfg.order;
         let entry = self.m.ll.append_block(self.new, "gimso.entry");
-        for &b in &order {
+        for &b in order {
             let nb = self.m.ll.append_block(self.new, "");
             self.block_map.insert(b, nb);
         }
-        self.plan_lazy_allocas(&cfg);
+        self.plan_lazy_allocas(cfg);
         self.m.ll.position_at_end(entry);
         self.set_loc_line0();
         self.prologue();
         self.m.ll.br(self.block_map[&first]);
-        // Retreating edges: a loop polls the safepoint on its back edges
-        // (`branch_target`), after the iteration's work, not at the top of
-        // its header: the loop-invariant parts of the checks at the top of
-        // the body are then the first thing an iteration does, and the
-        // latch's exit test stays one branch.
-        let mut latches = HashSet::new();
-        for &b in &order {
-            if let Some(term) = b.terminator() {
-                for s in term.successors() {
-                    if let (Some(&is), Some(&ib)) = (cfg.index.get(&s), cfg.index.get(&b)) {
-                        if is <= ib {
-                            latches.insert(b);
-                            self.back_edges.insert((b, s), None);
-                        }
-                    }
-                }
-            }
-        }
-        let loops = self.find_loops(&cfg);
-        let call_free_headers = self.call_free_loop_headers(loops, &cfg);
-        for &b in &order {
+        for &b in order {
             self.m.ll.position_at_end(self.block_map[&b]);
             self.cur_old_block = b;
             // What was checked on every path here (nothing past a back edge,
@@ -341,10 +307,10 @@ impl<'m> FnTx<'_, 'm, '_> {
             // At the header of a loop with no calls, what held on entry
             // holds on every iteration: nothing in the loop can shrink an
             // object, so the back edges bring at least as much.
-            let ps: Vec<B<'m>> = if call_free_headers.contains(&b) {
+            let ps: Vec<B<'m>> = if plan.call_free_headers.contains(&b) {
                 ps.iter()
                     .copied()
-                    .filter(|&p| !self.back_edges.contains_key(&(p, b)))
+                    .filter(|&p| !plan.back_edges.contains(&(p, b)))
                     .collect()
             } else {
                 ps.to_vec()
@@ -361,7 +327,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 // Branches and switches poll on their back edges; any other
                 // terminator of a latch polls before it.
                 if Some(inst) == term
-                    && latches.contains(&b)
+                    && plan.latches.contains(&b)
                     && !matches!(inst.opcode(), Opcode::LLVMBr | Opcode::LLVMSwitch)
                 {
                     self.set_loc_line0();
@@ -380,76 +346,6 @@ impl<'m> FnTx<'_, 'm, '_> {
         self.fill_phis();
     }
 
-    /// The natural loop of every back edge (its header and the blocks that
-    /// reach its latch without passing the header); each block gets the
-    /// smallest one holding it. Returns every back edge with its loop.
-    fn find_loops(&mut self, cfg: &Cfg<'m>) -> Vec<((B<'m>, B<'m>), LoopBody<'m>)> {
-        // In block order, not hash order: of two loops of one size holding
-        // a block, the first found is kept.
-        let mut edges: Vec<(B<'m>, B<'m>)> = self.back_edges.keys().copied().collect();
-        edges.sort_by_key(|&(latch, header)| (cfg.index.get(&latch), cfg.index.get(&header)));
-        let mut loops = Vec::new();
-        for (latch, header) in edges {
-            let mut body = HashSet::from([header]);
-            let mut work = vec![latch];
-            while let Some(b) = work.pop() {
-                if body.insert(b) {
-                    work.extend(cfg.preds_of(b).iter().copied());
-                }
-            }
-            let body = Rc::new(body);
-            for &b in body.iter() {
-                let smaller = self
-                    .innermost_loop
-                    .get(&b)
-                    .is_none_or(|l| l.len() > body.len());
-                if smaller {
-                    self.innermost_loop.insert(b, Rc::clone(&body));
-                }
-            }
-            loops.push(((latch, header), body));
-        }
-        loops
-    }
-
-    /// Headers of loops (`loops` as [`Self::find_loops`] gives them) whose
-    /// back edges all come from blocks the header dominates (natural loops)
-    /// and whose blocks make no call that forgets checks: the checks passed
-    /// on entry to such a loop hold on every iteration ([`checked`]).
-    fn call_free_loop_headers(
-        &self,
-        loops: Vec<((B<'m>, B<'m>), LoopBody<'m>)>,
-        cfg: &Cfg<'m>,
-    ) -> HashSet<B<'m>> {
-        let calls = |b: B<'m>| {
-            b.instructions().into_iter().any(|i| {
-                matches!(
-                    i.opcode(),
-                    Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMCallBr
-                ) && self.call_forgets_checks(i)
-            })
-        };
-        let mut good = HashSet::new();
-        let mut bad = HashSet::new();
-        for ((latch, header), body) in loops {
-            if cfg.dominates(header, latch) && !body.iter().any(|&b| calls(b)) {
-                good.insert(header);
-            } else {
-                bad.insert(header);
-            }
-        }
-        good.retain(|h| !bad.contains(h));
-        good
-    }
-
-    /// Whether call `inst` may free, shrink or protect an object, so that
-    /// what was checked before it no longer holds after it: anything but
-    /// an `llvm.*` intrinsic.
-    fn call_forgets_checks(&self, inst: V<'m>) -> bool {
-        let callee = inst.called_value();
-        !(callee.is_function() && callee.name().starts_with("llvm."))
-    }
-
     /// Whether the access being translated (a load or store) is in a loop
     /// and its address is based on a value from outside the innermost one
     /// (an argument, a global, or an instruction of a block outside it): its
@@ -462,7 +358,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             Opcode::LLVMStore => inst.operand(1),
             _ => return false,
         };
-        let Some(lp) = self.innermost_loop.get(&self.cur_old_block) else {
+        let Some(lp) = self.plan.innermost_loop.get(&self.cur_old_block) else {
             return false;
         };
         let mut base = ptr;
@@ -548,7 +444,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// The widened check planned for the current access at `root + off`
     /// (translated), if the plan's root is that very root.
     fn widening(&mut self, root: V<'m>, off: i64) -> Option<widen::Covered<'m>> {
-        let w = self.widened.get(&self.cur_old)?.clone();
+        let w = self.plan.widened.get(&self.cur_old)?.clone();
         if w.own_off != off {
             return None;
         }

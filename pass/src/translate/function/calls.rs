@@ -28,7 +28,7 @@ impl<'m> FnTx<'_, 'm, '_> {
 
     pub(super) fn tx_call_inner(&mut self, inst: V<'m>) {
         let callee = inst.called_value();
-        if self.call_forgets_checks(inst) {
+        if plan::call_forgets_checks(inst) {
             self.checked.clear();
         }
         if callee.is_inline_asm() {

@@ -26,7 +26,7 @@
 //! thread holds the capability). For the same reason a natural loop whose
 //! blocks call nothing keeps, at its header, what held on entry to it: no
 //! round can free or protect anything, so its back edges bring at least
-//! those facts (`FnTx::call_free_loop_headers`). A signal handler run at
+//! those facts (`plan::call_free_loop_headers`). A signal handler run at
 //! the loop's safepoint could call `free`, but `free` is not
 //! async-signal-safe, and the memory stays the object's as with a racing
 //! `free`.

@@ -61,15 +61,15 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// reaches `to`'s phis.
     pub(super) fn branch_target(&mut self, from: B<'m>, to: B<'m>) -> B<'m> {
         let edge = (self.cur_old_block, to);
-        let Some(made) = self.back_edges.get(&edge).copied() else {
+        if !self.plan.back_edges.contains(&edge) {
             self.edges.push((from, self.cur_old_block, to));
             return self.block_map[&to];
-        };
-        if let Some(poll) = made {
+        }
+        if let Some(&poll) = self.poll_blocks.get(&edge) {
             return poll;
         }
         let poll = self.m.ll.append_block(self.new, "");
-        self.back_edges.insert(edge, Some(poll));
+        self.poll_blocks.insert(edge, poll);
         self.m.ll.position_at_end(poll);
         self.set_loc_line0();
         self.pollcheck();

@@ -168,7 +168,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// capability of its own.
     pub(super) fn merge_node(&self, inst: V<'m>) -> bool {
         let iv = inst.to_inkwell_instruction().expect("an instruction");
-        matches!(self.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if V::of(x) == inst)
+        matches!(self.plan.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if V::of(x) == inst)
     }
 }
 

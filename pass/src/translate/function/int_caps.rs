@@ -29,7 +29,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             return self.boundary_int_cap(v);
         }
         let iv = v.to_inkwell_instruction().expect("an instruction");
-        match self.inference.cap(iv) {
+        match self.plan.inference.cap(iv) {
             Cap::Definite(Origin::Pointer(p)) => {
                 let pv = V::of(p);
                 if pv.type_of().is_ptr() {
@@ -195,7 +195,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let why = match src.value_kind() {
             ValueKind::LLVMInstructionValueKind => {
                 let s = src.to_inkwell_instruction().expect("an instruction");
-                format!("{:?} ({:?})", self.inference.cap(s), s.get_opcode())
+                format!("{:?} ({:?})", self.plan.inference.cap(s), s.get_opcode())
             }
             _ => "a parameter without a capability".to_string(),
         };
@@ -212,7 +212,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let (Some(s), Some(v)) = (inst.to_inkwell_instruction(), v.to_inkwell_instruction()) else {
             return;
         };
-        let why = format!("{:?} ({:?})", self.inference.cap(v), v.get_opcode());
+        let why = format!("{:?} ({:?})", self.plan.inference.cap(v), v.get_opcode());
         explain_note(s, &format!("i64 stored without a capability: {why}"));
     }
 }

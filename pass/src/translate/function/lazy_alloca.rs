@@ -123,7 +123,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             // uses a few: fib(20) ran 3.3% fewer instructions with them
             // made lazily (SQLite 0.1% fewer).
             if !matches!(
-                self.homes.get(&a),
+                self.plan.homes.get(&a),
                 Some(AllocaHome::Heap(_) | AllocaHome::Frame)
             ) {
                 continue;
@@ -206,7 +206,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             || a.opcode() != Opcode::LLVMAlloca
             || self.made_elsewhere(a)
             || !matches!(
-                self.homes.get(&a),
+                self.plan.homes.get(&a),
                 Some(AllocaHome::Heap(_) | AllocaHome::Frame)
             )
             || a.operand(0).const_int_value().is_none()

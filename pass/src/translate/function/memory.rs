@@ -520,7 +520,7 @@ impl<'m> FnTx<'_, 'm, '_> {
             return self.boundary_caps.contains_key(&v);
         }
         let iv = v.to_inkwell_instruction().expect("an instruction");
-        matches!(self.inference.cap(iv), Cap::Definite(_))
+        matches!(self.plan.inference.cap(iv), Cap::Definite(_))
     }
 
     /// Whether `addr` is 8-aligned (only such words hold capabilities).

@@ -72,7 +72,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         let Some((root, sc, off)) = self.stack_root(t.int) else {
             return t;
         };
-        if !self.cfg.is_doomed(self.cur_old_block) {
+        if !self.plan.escape.is_doomed(self.cur_old_block) {
             // A call that returns: a fresh copy for it (one per slot, shared
             // by its arguments), copied back after it.
             let obj = match self.copied_for_call.iter().find(|(r, _)| *r == root) {
@@ -183,7 +183,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 );
                 return;
             }
-            if self.needed_loads.contains(&inst) {
+            if self.plan.needed_loads.contains(&inst) {
                 if let Some(word) = self.stack_int_word(p.int, ty) {
                     let ll = &self.m.ll;
                     let cap = ll.load(ll.ptr(), word, 8);
@@ -219,7 +219,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 v.set_ordering(ordering);
             }
             self.set(inst, Tx::plain(v));
-            if self.needed_loads.contains(&inst) {
+            if self.plan.needed_loads.contains(&inst) {
                 let cap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
                 let c = self.word_cap(p.int, cap);
                 self.load_caps.insert(inst, c);
@@ -282,8 +282,8 @@ impl<'m> FnTx<'_, 'm, '_> {
                 let ll = &self.m.ll;
                 ll.store(v.cap.unwrap_or_else(|| ll.zero(ty)), word, 8);
             } else if let Some(word) = self.stack_int_word(p.int, ty) {
-                // SAFETY: `inst` is a live store instruction of the module.
                 let in_place = self
+                    .plan
                     .inference
                     .rewrites_in_place(inst.to_inkwell_instruction().expect("an instruction"));
                 if self.carries_cap(vo) && !in_place {
@@ -297,8 +297,8 @@ impl<'m> FnTx<'_, 'm, '_> {
         if explain_inttoptr() && !self.carries_cap(vo) {
             self.explain_capless_store(inst, vo);
         }
-        // SAFETY: `inst` is a live store instruction of the module.
         let in_place = self
+            .plan
             .inference
             .rewrites_in_place(inst.to_inkwell_instruction().expect("an instruction"));
         if !atomic && !volatile && self.carries_cap(vo) && !in_place {

@@ -107,16 +107,9 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     pub(super) fn stack_slots(&mut self) {
-        if self.calls_setjmp() {
-            for h in self.homes.values_mut() {
-                if *h == (AllocaHome::StackCaps { escapes: true }) {
-                    *h = AllocaHome::Heap("its address escapes in a function calling setjmp");
-                }
-            }
-        }
-        let allocas = self.in_old_order(self.homes.keys().copied().collect());
+        let allocas = self.in_old_order(self.plan.homes.keys().copied().collect());
         for a in allocas {
-            let home = self.homes[&a].clone();
+            let home = self.plan.homes[&a].clone();
             let escapes = match home {
                 AllocaHome::Stack => None,
                 AllocaHome::StackCaps { escapes } => Some(escapes),

@@ -212,12 +212,7 @@ pub const NATIVE_SETJMP: &str = "gimso.native._setjmp";
 impl<'m> FnTx<'_, 'm, '_> {
     /// Whether the body calls `setjmp` directly.
     pub(super) fn calls_setjmp(&self) -> bool {
-        self.old.func().blocks().into_iter().any(|b| {
-            b.instructions().into_iter().any(|i| {
-                matches!(i.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke)
-                    && SETJMP_NAMES.contains(&i.called_value().name().as_str())
-            })
-        })
+        self.plan.calls_setjmp
     }
 
     /// `setjmp(env)` / `sigsetjmp(env, savemask)`: the registers go to a
