@@ -188,7 +188,7 @@ impl<'m> Checker<'m> {
             return;
         };
         let function = callee.to_inkwell();
-        if let Some(IntrinsicClass::Rejected(why)) = crate::intrinsics::classify(function) {
+        if let Some(IntrinsicClass::Rejected(why)) = crate::intrinsics::classify(callee) {
             let name = function.get_name().to_string_lossy().into_owned();
             let message = format!("gimso does not support the intrinsic `{name}`: {why}");
             self.push(Location::of_instruction(inst), "intrinsic", message);

@@ -4,7 +4,6 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::llvm::{IntPredicate, Linkage, Opcode, Ordering, TypeKind, ValueKind};
-use inkwell::values::InstructionValue;
 
 use gimso_abi::{
     ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, FLAG_READONLY, FLAG_STACK, HEADER_SIZE,
@@ -175,20 +174,14 @@ pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
     let direct = m.direct.get(&old).map(|d| d.body);
     let new = direct.unwrap_or(generic);
     let Some(func) = old.as_func() else { return };
-    let fv = func.to_inkwell();
-    let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(fv));
+    let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(func));
     // An argument for a parameter whose capability the callee never
     // consumes needs none read.
-    let arg_needed = |call: InstructionValue<'_>, k: u32| match m.known_callee(V::of(call)) {
+    let arg_needed = |call: V<'m>, k: u32| match m.known_callee(call) {
         Some(g) => m.param_caps.get(&g).is_none_or(|u| u.contains(&k)),
         None => true,
     };
-    let needed_loads = inference
-        .demands(fv, &arg_needed)
-        .loads
-        .into_iter()
-        .map(V::of)
-        .collect();
+    let needed_loads = inference.demands(func, &arg_needed).loads;
     let plan = Rc::new(plan::Plan::new(&m.ll, func, inference, needed_loads));
     let sp = func.subprogram();
     if sp.is_some() {
@@ -581,7 +574,8 @@ fn explain_inttoptr() -> bool {
 }
 
 /// One `GIMSO_EXPLAIN_INTTOPTR` note on stderr, at `inst`'s source line.
-fn explain_note(inst: InstructionValue<'_>, what: &str) {
+fn explain_note(inst: V<'_>, what: &str) {
+    let inst = inst.to_inkwell_instruction().expect("an instruction");
     let at = match Location::of_instruction(inst).source {
         Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
         None => "(no location)".to_string(),

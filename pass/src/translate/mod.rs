@@ -180,16 +180,16 @@ impl<'m> ModTx<'m, '_> {
         for &f in functions {
             let Some(func) = f.as_func() else { continue };
             if !f.is_declaration() {
-                let fv = func.to_inkwell();
-                bodies.insert(fv, crate::inttoptr::infer(fv));
+                bodies.insert(func, crate::inttoptr::infer(func));
             }
         }
-        let callee = |call: inkwell::values::InstructionValue<'m>| {
-            Some(self.known_callee(V::of(call))?.as_func()?.to_inkwell())
-        };
+        let callee = |call: V<'m>| self.known_callee(call)?.as_func();
         let demands = crate::inttoptr::param_cap_demands(&bodies, &callee);
-        self.param_caps = demands.into_iter().map(|(f, u)| (V::of(f), u)).collect();
-        self.inferences = bodies.into_iter().map(|(f, i)| (V::of(f), i)).collect();
+        self.param_caps = demands
+            .into_iter()
+            .map(|(f, u)| (f.as_value(), u))
+            .collect();
+        self.inferences = bodies.into_iter().map(|(f, i)| (f.as_value(), i)).collect();
     }
 
     /// The function call or invoke `call` surely runs with its own type:

@@ -167,8 +167,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// Whether integer `inst` is a phi/select the inttoptr inference gave a
     /// capability of its own.
     pub(super) fn merge_node(&self, inst: V<'m>) -> bool {
-        let iv = inst.to_inkwell_instruction().expect("an instruction");
-        matches!(self.plan.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if V::of(x) == inst)
+        matches!(self.plan.inference.cap(inst), Cap::Definite(Origin::Merge(x)) if x == inst)
     }
 }
 

@@ -519,8 +519,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return self.boundary_caps.contains_key(&v);
         }
-        let iv = v.to_inkwell_instruction().expect("an instruction");
-        matches!(self.plan.inference.cap(iv), Cap::Definite(_))
+        matches!(self.plan.inference.cap(v), Cap::Definite(_))
     }
 
     /// Whether `addr` is 8-aligned (only such words hold capabilities).
