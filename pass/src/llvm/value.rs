@@ -1052,4 +1052,17 @@ impl<'m> Value<'m> {
         // SAFETY: live value; the name is read for `len` bytes and copied.
         unsafe { LLVMSetValueName2(self.raw(), name.as_ptr().cast(), name.len()) }
     }
+    /// Marks a global value `unnamed_addr` (`on`) or not: with it, only
+    /// the contents matter, so the linker may merge equal constants.
+    #[track_caller]
+    pub fn set_unnamed_addr(self, on: bool) {
+        self.expect_global("set_unnamed_addr");
+        let a = if on {
+            inkwell::llvm_sys::LLVMUnnamedAddr::LLVMGlobalUnnamedAddr
+        } else {
+            inkwell::llvm_sys::LLVMUnnamedAddr::LLVMNoUnnamedAddr
+        };
+        // SAFETY: a global value (checked).
+        unsafe { LLVMSetUnnamedAddress(self.raw(), a) }
+    }
 }

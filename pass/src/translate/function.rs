@@ -390,10 +390,10 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// The location record of original instruction `inst` (null when it
     /// is none).
     fn site_of(&mut self, inst: V<'m>) -> V<'m> {
-        let Some(inst) = inst.to_inkwell_instruction() else {
+        if !inst.is_instruction() {
             return self.m.ll.null_ptr();
-        };
-        V::of(self.m.sites.record_for(self.m.module, inst))
+        }
+        self.m.sites.record_for(&self.m.ll, inst)
     }
 
     /// The location of `indirectbr` `inst`: its own; or (clang gives it
@@ -402,7 +402,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// shared `indirectgoto` block into the `goto`'s; or that of the `goto`
     /// branching to that block when every branch there is on one line.
     fn goto_site(&mut self, inst: V<'m>) -> V<'m> {
-        let own = |v: V<'m>| v.to_inkwell_instruction().and_then(Location::own_source);
+        let own = Location::own_source;
         if own(inst).is_some() {
             return self.site_of(inst);
         }
@@ -464,10 +464,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     fn error(&mut self, construct: &str, why: &str) {
-        let loc = match self.cur_old.to_inkwell_instruction() {
-            Some(i) => Location::of_instruction(i),
-            None => Location::module(),
-        };
+        let loc = Location::of_instruction(self.cur_old);
         self.m.error(loc, construct, why);
     }
 
@@ -582,7 +579,7 @@ fn explain_inttoptr() -> bool {
 
 /// One `GIMSO_EXPLAIN_INTTOPTR` note on stderr, at `inst`'s source line.
 fn explain_note(inst: InstructionValue<'_>, what: &str) {
-    let at = match Location::of_instruction(inst).source {
+    let at = match Location::of_instruction(V::of(inst)).source {
         Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
         None => "(no location)".to_string(),
     };

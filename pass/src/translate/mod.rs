@@ -129,7 +129,7 @@ pub(crate) type Structors<'m> = Vec<(u64, V<'m>)>;
 pub(crate) struct ModTx<'m, 'ctx> {
     pub ll: Ll<'m>,
     pub module: &'m Module<'ctx>,
-    pub sites: SiteTable<'ctx>,
+    pub sites: SiteTable<'m>,
     /// Original function → (its new entry, its object's header symbol).
     pub fn_map: HashMap<V<'m>, (V<'m>, V<'m>)>,
     pub options: TranslateOptions,
@@ -273,10 +273,11 @@ pub fn translate_module_with(
     options: &TranslateOptions,
 ) -> Result<TranslateStats, Vec<Diagnostic>> {
     let ll = Ll::new(module);
+    let sites = SiteTable::new(&ll);
     let mut m = ModTx {
         ll,
         module,
-        sites: SiteTable::new(module),
+        sites,
         fn_map: HashMap::new(),
         options: options.clone(),
         direct: HashMap::new(),
