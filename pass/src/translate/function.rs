@@ -58,8 +58,8 @@ const INLINE_MEMSET_MAX: u64 = 128;
 const MIN_OBJECT_ADDRESS: u64 = 1 << 16;
 
 /// Per-function translation state.
-struct FnTx<'a, 'm, 'ctx> {
-    m: &'a mut ModTx<'m, 'ctx>,
+struct FnTx<'a, 'm> {
+    m: &'a mut ModTx<'m>,
     old: V<'m>,
     new: V<'m>,
     thread: V<'m>,
@@ -170,7 +170,7 @@ struct StackCaps<'m> {
 /// latch without passing the header.
 type LoopBody<'m> = Rc<HashSet<B<'m>>>;
 
-pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
+pub fn translate_function<'m>(m: &mut ModTx<'m>, old: V<'m>) {
     let (generic, _) = m.fn_map[&old];
     let direct = m.direct.get(&old).map(|d| d.body);
     let new = direct.unwrap_or(generic);
@@ -279,7 +279,7 @@ const WORD_SIZE: u64 = gimso_abi::WORD_SIZE as u64;
 /// Longest constant `memcpy`/`memmove` done as word loads and stores.
 const INLINE_COPY_MAX: u64 = 64;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     fn run(&mut self) {
         let plan = Rc::clone(&self.plan);
         let cfg = &plan.cfg;

@@ -23,7 +23,7 @@ pub(super) fn shadow_distance(size: u64) -> u64 {
     size.div_ceil(8) * 8
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     fn symbol_name(&self, v: V<'m>, index: usize) -> String {
         let n = v.name();
         if n.is_empty() {
