@@ -132,11 +132,6 @@ impl<'m> Func<'m> {
     pub fn of(f: inkwell::values::FunctionValue<'m>) -> Func<'m> {
         Func(Value::of(f))
     }
-    #[track_caller]
-    pub fn to_inkwell(self) -> inkwell::values::FunctionValue<'m> {
-        // SAFETY: a live function of a module alive for `'m`.
-        unsafe { inkwell::values::FunctionValue::new(self.0.raw()) }.expect("function")
-    }
     /// Its function type.
     #[track_caller]
     pub fn fn_type(self) -> Type<'m> {

@@ -57,8 +57,8 @@ const INLINE_MEMSET_MAX: u64 = 128;
 const MIN_OBJECT_ADDRESS: u64 = 1 << 16;
 
 /// Per-function translation state.
-struct FnTx<'a, 'm, 'ctx> {
-    m: &'a mut ModTx<'m, 'ctx>,
+struct FnTx<'a, 'm> {
+    m: &'a mut ModTx<'m>,
     old: V<'m>,
     new: V<'m>,
     thread: V<'m>,
@@ -169,7 +169,7 @@ struct StackCaps<'m> {
 /// latch without passing the header.
 type LoopBody<'m> = Rc<HashSet<B<'m>>>;
 
-pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
+pub fn translate_function<'m>(m: &mut ModTx<'m>, old: V<'m>) {
     let (generic, _) = m.fn_map[&old];
     let direct = m.direct.get(&old).map(|d| d.body);
     let new = direct.unwrap_or(generic);
@@ -272,7 +272,7 @@ const WORD_SIZE: u64 = gimso_abi::WORD_SIZE as u64;
 /// Longest constant `memcpy`/`memmove` done as word loads and stores.
 const INLINE_COPY_MAX: u64 = 64;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     fn run(&mut self) {
         let plan = Rc::clone(&self.plan);
         let cfg = &plan.cfg;
@@ -383,10 +383,10 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// The location record of original instruction `inst` (null when it
     /// is none).
     fn site_of(&mut self, inst: V<'m>) -> V<'m> {
-        let Some(inst) = inst.to_inkwell_instruction() else {
+        if !inst.is_instruction() {
             return self.m.ll.null_ptr();
-        };
-        V::of(self.m.sites.record_for(self.m.module, inst))
+        }
+        self.m.sites.record_for(&self.m.ll, inst)
     }
 
     /// The location of `indirectbr` `inst`: its own; or (clang gives it
@@ -395,7 +395,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// shared `indirectgoto` block into the `goto`'s; or that of the `goto`
     /// branching to that block when every branch there is on one line.
     fn goto_site(&mut self, inst: V<'m>) -> V<'m> {
-        let own = |v: V<'m>| v.to_inkwell_instruction().and_then(Location::own_source);
+        let own = Location::own_source;
         if own(inst).is_some() {
             return self.site_of(inst);
         }
@@ -457,10 +457,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     fn error(&mut self, construct: &str, why: &str) {
-        let loc = match self.cur_old.to_inkwell_instruction() {
-            Some(i) => Location::of_instruction(i),
-            None => Location::module(),
-        };
+        let loc = Location::of_instruction(self.cur_old);
         self.m.error(loc, construct, why);
     }
 
@@ -575,7 +572,6 @@ fn explain_inttoptr() -> bool {
 
 /// One `GIMSO_EXPLAIN_INTTOPTR` note on stderr, at `inst`'s source line.
 fn explain_note(inst: V<'_>, what: &str) {
-    let inst = inst.to_inkwell_instruction().expect("an instruction");
     let at = match Location::of_instruction(inst).source {
         Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
         None => "(no location)".to_string(),

@@ -126,10 +126,9 @@ impl Default for TranslateOptions {
 pub(crate) type Structors<'m> = Vec<(u64, V<'m>)>;
 
 /// Module-wide translation state.
-pub(crate) struct ModTx<'m, 'ctx> {
+pub(crate) struct ModTx<'m> {
     pub ll: Ll<'m>,
-    pub module: &'m Module<'ctx>,
-    pub sites: SiteTable<'ctx>,
+    pub sites: SiteTable<'m>,
     /// Original function → (its new entry, its object's header symbol).
     pub fn_map: HashMap<V<'m>, (V<'m>, V<'m>)>,
     pub options: TranslateOptions,
@@ -172,7 +171,7 @@ pub(crate) struct ModTx<'m, 'ctx> {
     pub param_caps: HashMap<V<'m>, HashSet<u32>>,
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// Runs the capability inference of every function body, then the
     /// module's fixpoint of which parameters' capabilities each consumes.
     fn infer_capabilities(&mut self, functions: &[V<'m>]) {
@@ -209,7 +208,7 @@ impl<'m> ModTx<'m, '_> {
     }
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// A stable number for a block address: the function's name hash above
     /// bit 20, the block's rank plus one below. Ranks put the destinations
     /// of the function's `indirectbr`s first, in order, so that one
@@ -273,10 +272,10 @@ pub fn translate_module_with(
     options: &TranslateOptions,
 ) -> Result<TranslateStats, Vec<Diagnostic>> {
     let ll = Ll::new(module);
+    let sites = SiteTable::new(&ll);
     let mut m = ModTx {
         ll,
-        module,
-        sites: SiteTable::new(module),
+        sites,
         fn_map: HashMap::new(),
         options: options.clone(),
         direct: HashMap::new(),

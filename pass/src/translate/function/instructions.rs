@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn translate(&mut self, inst: V<'m>) {
         use Opcode::*;
         let op = inst.opcode();
@@ -171,7 +171,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 }
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn tx_select(&mut self, inst: V<'m>) {
         let (c, a, b) = (inst.operand(0), inst.operand(1), inst.operand(2));
         let ty = inst.type_of();

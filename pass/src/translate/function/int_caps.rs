@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// The pointer constant `v` is `ptrtoint` of, if it is one: the
     /// optimiser stores a pointer constant as that integer (a local array
     /// initialised with string literals, its `memcpy` from a constant

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn arg(&mut self, inst: V<'m>, i: u32) -> Tx<'m> {
         let o = inst.operand(i);
         self.tx(o)

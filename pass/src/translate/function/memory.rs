@@ -4,7 +4,7 @@
 use super::*;
 use crate::llvm::{IntPredicate, Opcode, Ordering, TypeKind, ValueKind, Visibility};
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// Loads a value of `ty` at `p` (already checked); pointers come with
     /// their capabilities from shadow storage or atomic boxes.
     pub(super) fn load_value(&mut self, ty: T<'m>, p: Tx<'m>, atomic: bool) -> Tx<'m> {

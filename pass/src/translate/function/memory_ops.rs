@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn tx_alloca(&mut self, inst: V<'m>) {
         if self.vals.contains_key(&inst) {
             return; // a private stack slot, made in the prologue
