@@ -6,8 +6,7 @@
 //! `memory(...)` attribute: no effects at all, or effects on memory the
 //! program cannot address (`inaccessiblemem`), qualify.
 
-use inkwell::attributes::{Attribute, AttributeLoc};
-use inkwell::values::FunctionValue;
+use crate::llvm::{AttrAt, Func};
 
 /// What the pass does with a call to an intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,8 +211,12 @@ const REJECTED: &[(&str, &str)] = &[
 const INACCESSIBLE_MEM: u64 = 0b11 << 2;
 
 /// The class of the function `callee` if it is an intrinsic, else `None`.
-pub fn classify(callee: FunctionValue<'_>) -> Option<IntrinsicClass> {
-    let name = callee.get_name().to_str().ok()?;
+pub fn classify(callee: Func<'_>) -> Option<IntrinsicClass> {
+    // The name up to its first NUL, and only if that is UTF-8: no
+    // intrinsic has any other.
+    let bytes = callee.name_bytes();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let name = std::str::from_utf8(&bytes[..end]).ok()?;
     if !name.starts_with("llvm.") {
         return None;
     }
@@ -223,10 +226,9 @@ pub fn classify(callee: FunctionValue<'_>) -> Option<IntrinsicClass> {
     if let Some(&(_, lowering, how)) = HANDLED.iter().find(|(p, ..)| name.starts_with(p)) {
         return Some(IntrinsicClass::Handled(lowering, how));
     }
-    let kind = Attribute::get_named_enum_kind_id("memory");
     let effects = callee
-        .get_enum_attribute(AttributeLoc::Function, kind)
-        .map(|a| a.get_enum_value());
+        .attr(AttrAt::Function, "memory")
+        .and_then(|a| a.enum_value());
     Some(match effects {
         Some(bits) if bits & !INACCESSIBLE_MEM == 0 => IntrinsicClass::NoMemory,
         // `llvm.dbg.*` and other metadata-only intrinsics carry no memory

@@ -78,36 +78,30 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::types::BasicTypeEnum;
-use inkwell::values::{
-    AnyValue, BasicValue, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue,
-    PhiValue,
-};
-
-use crate::llvm::Value;
+use crate::llvm::{Func, Opcode, Ordering, Value};
 
 /// Where an inferred capability comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin<'ctx> {
+pub enum Origin<'m> {
     /// The capability of this pointer (the operand of a `ptrtoint`).
-    Pointer(BasicValueEnum<'ctx>),
+    Pointer(Value<'m>),
     /// A capability `phi`/`select` to be placed beside this instruction.
-    Merge(InstructionValue<'ctx>),
+    Merge(Value<'m>),
     /// The capability at rest in the word this `load i64` read.
-    Loaded(InstructionValue<'ctx>),
+    Loaded(Value<'m>),
     /// The capability that came with this `i64` across a call: a
     /// parameter, a call's result, or a field extracted from a call's
     /// result (see "Calls" in the module documentation).
-    Boundary(BasicValueEnum<'ctx>),
+    Boundary(Value<'m>),
 }
 
 /// An inferred capability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cap<'ctx> {
+pub enum Cap<'m> {
     /// Nothing known: the null capability.
     Bottom,
     /// Exactly this capability.
-    Definite(Origin<'ctx>),
+    Definite(Origin<'m>),
     /// More than one candidate: the null capability.
     Top,
 }
@@ -119,9 +113,9 @@ const COMPARE_BUDGET: usize = 64;
 
 /// What one function's capability uses reach ([`CapInference::demands`]).
 #[derive(Debug, Default)]
-pub struct Demands<'ctx> {
+pub struct Demands<'m> {
     /// The `load i64`s whose capability must be read.
-    pub loads: HashSet<InstructionValue<'ctx>>,
+    pub loads: HashSet<Value<'m>>,
     /// The 64-bit parameters (by index) whose capability the body uses.
     pub params: HashSet<u32>,
 }
@@ -137,24 +131,24 @@ pub struct Demands<'ctx> {
 /// arguments it passes for parameters outside the set: the callee never
 /// looks at them. QuickJS passes each `JSValue` as two words, the tag
 /// with a capability word too; most callees only test the tag.
-pub fn param_cap_demands<'ctx>(
-    bodies: &HashMap<FunctionValue<'ctx>, CapInference<'ctx>>,
-    callee: &dyn Fn(InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>>,
-) -> HashMap<FunctionValue<'ctx>, HashSet<u32>> {
-    let mut used: HashMap<FunctionValue<'ctx>, HashSet<u32>> =
+pub fn param_cap_demands<'m>(
+    bodies: &HashMap<Func<'m>, CapInference<'m>>,
+    callee: &dyn Fn(Value<'m>) -> Option<Func<'m>>,
+) -> HashMap<Func<'m>, HashSet<u32>> {
+    let mut used: HashMap<Func<'m>, HashSet<u32>> =
         bodies.keys().map(|&f| (f, HashSet::new())).collect();
-    let mut callers: HashMap<FunctionValue<'ctx>, Vec<FunctionValue<'ctx>>> = HashMap::new();
+    let mut callers: HashMap<Func<'m>, Vec<Func<'m>>> = HashMap::new();
     for &f in bodies.keys() {
-        for block in f.get_basic_block_iter() {
-            for inst in block.get_instructions() {
+        for block in f.blocks() {
+            for inst in block.instructions() {
                 if let Some(g) = callee(inst).filter(|g| bodies.contains_key(g)) {
                     callers.entry(g).or_default().push(f);
                 }
             }
         }
     }
-    let mut work: Vec<FunctionValue<'ctx>> = bodies.keys().copied().collect();
-    let mut queued: HashSet<FunctionValue<'ctx>> = work.iter().copied().collect();
+    let mut work: Vec<Func<'m>> = bodies.keys().copied().collect();
+    let mut queued: HashSet<Func<'m>> = work.iter().copied().collect();
     while let Some(f) = work.pop() {
         queued.remove(&f);
         let demands = bodies[&f].demands(f, &|call, k| match callee(call) {
@@ -175,14 +169,14 @@ pub fn param_cap_demands<'ctx>(
 
 /// The inferred capabilities of one function's integer instructions.
 #[derive(Debug, Default)]
-pub struct CapInference<'ctx> {
-    caps: HashMap<InstructionValue<'ctx>, Cap<'ctx>>,
+pub struct CapInference<'m> {
+    caps: HashMap<Value<'m>, Cap<'m>>,
 }
 
-impl<'ctx> CapInference<'ctx> {
+impl<'m> CapInference<'m> {
     /// `other` merged into `current` (the spec's merge rule, with merges
     /// that produce the same capability counted as one origin).
-    fn merge(&self, current: Cap<'ctx>, other: Cap<'ctx>) -> Cap<'ctx> {
+    fn merge(&self, current: Cap<'m>, other: Cap<'m>) -> Cap<'m> {
         match (current, other) {
             (_, Cap::Bottom) => current,
             (a, b) if a == b => a,
@@ -204,11 +198,13 @@ impl<'ctx> CapInference<'ctx> {
     }
 
     /// The capability of operand `v` (a constant or argument has none).
-    fn operand_cap(&self, v: BasicValueEnum<'ctx>) -> Cap<'ctx> {
-        match v.as_instruction_value() {
-            Some(i) if result_is_int(i) => self.cap(i),
-            Some(_) => Cap::Bottom,
-            None => argument_cap(v),
+    fn operand_cap(&self, v: Value<'m>) -> Cap<'m> {
+        if !v.is_instruction() {
+            argument_cap(v)
+        } else if result_is_int(v) {
+            self.cap(v)
+        } else {
+            Cap::Bottom
         }
     }
 
@@ -220,7 +216,7 @@ impl<'ctx> CapInference<'ctx> {
     /// call's result had none. Two weak ones (halves of one union result
     /// merged on different paths) keep the first. Any choice is sound:
     /// each flowed into the value.
-    fn weak(&self, o: Origin<'ctx>, visited: &mut usize) -> bool {
+    fn weak(&self, o: Origin<'m>, visited: &mut usize) -> bool {
         match o {
             Origin::Boundary(_) => true,
             Origin::Merge(m) => {
@@ -242,12 +238,7 @@ impl<'ctx> CapInference<'ctx> {
     }
 
     /// Whether two operand capabilities are the same at run time.
-    fn same_cap(
-        &self,
-        a: Cap<'ctx>,
-        b: Cap<'ctx>,
-        seen: &mut Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
-    ) -> bool {
+    fn same_cap(&self, a: Cap<'m>, b: Cap<'m>, seen: &mut Vec<(Value<'m>, Value<'m>)>) -> bool {
         match (a, b) {
             (Cap::Definite(x), Cap::Definite(y)) => self.same_origin(x, y, seen),
             (Cap::Top, Cap::Definite(_)) | (Cap::Definite(_), Cap::Top) => false,
@@ -265,9 +256,9 @@ impl<'ctx> CapInference<'ctx> {
     /// [`COMPARE_BUDGET`].
     fn same_origin(
         &self,
-        a: Origin<'ctx>,
-        b: Origin<'ctx>,
-        seen: &mut Vec<(InstructionValue<'ctx>, InstructionValue<'ctx>)>,
+        a: Origin<'m>,
+        b: Origin<'m>,
+        seen: &mut Vec<(Value<'m>, Value<'m>)>,
     ) -> bool {
         let (x, y) = match (a, b) {
             (Origin::Pointer(p), Origin::Pointer(q)) => return p == q,
@@ -279,34 +270,25 @@ impl<'ctx> CapInference<'ctx> {
         if x == y || seen.contains(&(x, y)) {
             return true;
         }
-        if seen.len() >= COMPARE_BUDGET || x.get_opcode() != y.get_opcode() {
+        if seen.len() >= COMPARE_BUDGET || x.opcode() != y.opcode() {
             return false;
         }
         seen.push((x, y));
-        match x.get_opcode() {
-            InstructionOpcode::Phi => {
-                let (Ok(px), Ok(py)) = (PhiValue::try_from(x), PhiValue::try_from(y)) else {
-                    return false;
-                };
-                if x.get_parent() != y.get_parent() || px.count_incoming() != py.count_incoming() {
+        match x.opcode() {
+            Opcode::LLVMPHI => {
+                let (ix, iy) = (x.incoming(), y.incoming());
+                if x.parent_block() != y.parent_block() || ix.len() != iy.len() {
                     return false;
                 }
-                (0..px.count_incoming()).all(|i| {
-                    let Some((vx, bx)) = px.get_incoming(i) else {
-                        return false;
-                    };
-                    let vy = (0..py.count_incoming())
-                        .filter_map(|j| py.get_incoming(j))
-                        .find(|(_, by)| *by == bx)
-                        .map(|(v, _)| v);
+                ix.iter().all(|&(vx, bx)| {
+                    let vy = iy.iter().find(|(_, by)| *by == bx).map(|&(v, _)| v);
                     vy.is_some_and(|vy| {
                         self.same_cap(self.operand_cap(vx), self.operand_cap(vy), seen)
                     })
                 })
             }
-            InstructionOpcode::Select => {
-                let operand =
-                    |i: InstructionValue<'ctx>, k| i.get_operand(k).and_then(|o| o.value());
+            Opcode::LLVMSelect => {
+                let operand = |i: Value<'m>, k| value_operand(i, k);
                 let (Some(cx), Some(cy)) = (operand(x, 0), operand(y, 0)) else {
                     return false;
                 };
@@ -325,7 +307,7 @@ impl<'ctx> CapInference<'ctx> {
     /// The `load i64`s whose capability the translation must read: those
     /// an `inttoptr` or an integer store takes its capability from,
     /// directly or through capability phis and selects.
-    pub fn needed_loads(&self, function: FunctionValue<'ctx>) -> HashSet<InstructionValue<'ctx>> {
+    pub fn needed_loads(&self, function: Func<'m>) -> HashSet<Value<'m>> {
         self.demands(function, &|_, _| true).loads
     }
 
@@ -338,33 +320,28 @@ impl<'ctx> CapInference<'ctx> {
     /// none: [`param_cap_demands`]).
     pub fn demands(
         &self,
-        function: FunctionValue<'ctx>,
-        arg_needed: &dyn Fn(InstructionValue<'ctx>, u32) -> bool,
-    ) -> Demands<'ctx> {
+        function: Func<'m>,
+        arg_needed: &dyn Fn(Value<'m>, u32) -> bool,
+    ) -> Demands<'m> {
         let mut out = Demands::default();
         let mut seen_merges = HashSet::new();
-        let mut work: Vec<Cap<'ctx>> = Vec::new();
-        let word_operand = |inst: InstructionValue<'ctx>, i: u32| {
-            if !Value::of(inst).operand_is_value(i) {
+        let mut work: Vec<Cap<'m>> = Vec::new();
+        let word_operand = |inst: Value<'m>, i: u32| {
+            if !inst.operand_is_value(i) {
                 return None;
             }
-            let v = inst.get_operand(i)?.value()?;
-            matches!(v, BasicValueEnum::IntValue(x) if x.get_type().get_bit_width() == 64)
-                .then_some(v)
+            let v = value_operand(inst, i)?;
+            is_word(v).then_some(v)
         };
-        for block in function.get_basic_block_iter() {
-            for inst in block.get_instructions() {
-                let root = match inst.get_opcode() {
-                    InstructionOpcode::IntToPtr => word_operand(inst, 0),
-                    InstructionOpcode::Store if !self.rewrites_in_place(inst) => {
-                        word_operand(inst, 0)
-                    }
+        for block in function.blocks() {
+            for inst in block.instructions() {
+                let root = match inst.opcode() {
+                    Opcode::LLVMIntToPtr => word_operand(inst, 0),
+                    Opcode::LLVMStore if !self.rewrites_in_place(inst) => word_operand(inst, 0),
                     // Integers passed on to compiled code or returned
                     // travel with their capabilities.
-                    InstructionOpcode::Call | InstructionOpcode::Invoke
-                        if passes_int_caps(inst) =>
-                    {
-                        let args = Value::of(inst).num_arg_operands();
+                    Opcode::LLVMCall | Opcode::LLVMInvoke if passes_int_caps(inst) => {
+                        let args = inst.num_arg_operands();
                         for k in 0..args {
                             if let Some(a) = word_operand(inst, k) {
                                 if arg_needed(inst, k) {
@@ -374,8 +351,8 @@ impl<'ctx> CapInference<'ctx> {
                         }
                         None
                     }
-                    InstructionOpcode::Return => word_operand(inst, 0),
-                    InstructionOpcode::InsertValue => word_operand(inst, 1),
+                    Opcode::LLVMRet => word_operand(inst, 0),
+                    Opcode::LLVMInsertValue => word_operand(inst, 1),
                     _ => None,
                 };
                 if let Some(r) = root {
@@ -383,8 +360,9 @@ impl<'ctx> CapInference<'ctx> {
                 }
             }
         }
-        let params: HashMap<BasicValueEnum<'ctx>, u32> = function
-            .get_param_iter()
+        let params: HashMap<Value<'m>, u32> = function
+            .params()
+            .into_iter()
             .enumerate()
             .map(|(i, p)| (p, i as u32))
             .collect();
@@ -416,97 +394,95 @@ impl<'ctx> CapInference<'ctx> {
     /// another thread stored a pointer in between, the word keeps that
     /// pointer's capability with this integer: a capability never flows
     /// anywhere it was not, so this stays memory safe.
-    pub fn rewrites_in_place(&self, store: InstructionValue<'ctx>) -> bool {
+    pub fn rewrites_in_place(&self, store: Value<'m>) -> bool {
         let Some(v) = operand_instruction(store, 0) else {
             return false;
         };
         let Cap::Definite(Origin::Loaded(l)) = self.cap(v) else {
             return false;
         };
-        let addr = |i: InstructionValue<'ctx>, n: u32| i.get_operand(n).and_then(|o| o.value());
+        let addr = |i: Value<'m>, n: u32| value_operand(i, n);
         addr(l, 0).is_some() && addr(l, 0) == addr(store, 1)
     }
 
     /// The inferred capability of an integer instruction (`Bottom` for
     /// anything the analysis does not track).
-    pub fn cap(&self, inst: InstructionValue<'ctx>) -> Cap<'ctx> {
+    pub fn cap(&self, inst: Value<'m>) -> Cap<'m> {
         self.caps.get(&inst).copied().unwrap_or(Cap::Bottom)
     }
 
     /// The capability an `inttoptr` instruction's result gets.
-    pub fn inttoptr_cap(&self, inttoptr: InstructionValue<'ctx>) -> Cap<'ctx> {
-        match inttoptr.get_operand(0).and_then(|o| o.value()) {
+    pub fn inttoptr_cap(&self, inttoptr: Value<'m>) -> Cap<'m> {
+        match value_operand(inttoptr, 0) {
             Some(v) => self.operand_cap(v),
             None => Cap::Bottom,
         }
     }
 }
 
-fn is_int(ty: BasicTypeEnum<'_>) -> bool {
-    matches!(ty, BasicTypeEnum::IntType(_))
+fn result_is_int(inst: Value<'_>) -> bool {
+    inst.type_of().is_int()
 }
 
-fn result_is_int(inst: InstructionValue<'_>) -> bool {
-    BasicTypeEnum::try_from(inst.get_type()).is_ok_and(is_int)
+/// Operand `i` of `inst` unless it is a block (a branch's destination).
+fn value_operand<'m>(inst: Value<'m>, i: u32) -> Option<Value<'m>> {
+    inst.get_operand(i).filter(|v| !v.is_basic_block())
 }
 
 /// Operand `i` of `inst` if it is an instruction.
-fn operand_instruction<'ctx>(
-    inst: InstructionValue<'ctx>,
-    i: u32,
-) -> Option<InstructionValue<'ctx>> {
-    if !Value::of(inst).operand_is_value(i) {
+fn operand_instruction<'m>(inst: Value<'m>, i: u32) -> Option<Value<'m>> {
+    if !inst.operand_is_value(i) {
         return None;
     }
-    inst.get_operand(i)?.value()?.as_instruction_value()
+    value_operand(inst, i).filter(|v| v.is_instruction())
 }
 
 /// Whether the interpreter runs this integer instruction (rather than
 /// leaving it at `Bottom`).
-fn interpreted(op: InstructionOpcode) -> bool {
-    use InstructionOpcode::*;
+fn interpreted(op: Opcode) -> bool {
+    use Opcode::*;
     matches!(
         op,
-        Add | Sub
-            | Mul
-            | UDiv
-            | SDiv
-            | URem
-            | SRem
-            | Shl
-            | LShr
-            | AShr
-            | And
-            | Or
-            | Xor
-            | Trunc
-            | ZExt
-            | SExt
-            | Freeze
-            | Phi
-            | Select
+        LLVMAdd
+            | LLVMSub
+            | LLVMMul
+            | LLVMUDiv
+            | LLVMSDiv
+            | LLVMURem
+            | LLVMSRem
+            | LLVMShl
+            | LLVMLShr
+            | LLVMAShr
+            | LLVMAnd
+            | LLVMOr
+            | LLVMXor
+            | LLVMTrunc
+            | LLVMZExt
+            | LLVMSExt
+            | LLVMFreeze
+            | LLVMPHI
+            | LLVMSelect
     )
 }
 
 /// The operands whose capabilities an interpreted instruction merges: a
 /// `select`'s condition is not data.
-fn data_operands<'ctx>(inst: InstructionValue<'ctx>) -> Vec<BasicValueEnum<'ctx>> {
-    let first = if inst.get_opcode() == InstructionOpcode::Select {
+fn data_operands<'m>(inst: Value<'m>) -> Vec<Value<'m>> {
+    let first = if inst.opcode() == Opcode::LLVMSelect {
         1
     } else {
         0
     };
-    (first..inst.get_num_operands())
-        .filter(|&i| Value::of(inst).operand_is_value(i))
-        .filter_map(|i| inst.get_operand(i)?.value())
+    (first..inst.num_operands())
+        .filter(|&i| inst.operand_is_value(i))
+        .filter_map(|i| value_operand(inst, i))
         .collect()
 }
 
 /// The capability of a non-instruction operand: a 64-bit parameter brings
 /// the one its caller passed; constants have none.
-fn argument_cap(v: BasicValueEnum<'_>) -> Cap<'_> {
-    let is_arg = matches!(v, BasicValueEnum::IntValue(i) if i.get_type().get_bit_width() == 64)
-        && is_argument(v);
+fn argument_cap(v: Value<'_>) -> Cap<'_> {
+    let is_arg = is_word(v) && is_argument(v);
     if is_arg {
         Cap::Definite(Origin::Boundary(v))
     } else {
@@ -515,87 +491,78 @@ fn argument_cap(v: BasicValueEnum<'_>) -> Cap<'_> {
 }
 
 /// Whether `v` is a function parameter.
-fn is_argument(v: BasicValueEnum<'_>) -> bool {
-    Value::of(v).is_argument()
+fn is_argument(v: Value<'_>) -> bool {
+    v.is_argument()
 }
 
 /// Whether `call` passes its integer arguments on with their capabilities:
 /// a call of compiled code (direct or through a pointer), not of an
 /// intrinsic or a C library wrapper (which read no capability of an
 /// integer).
-fn passes_int_caps(call: InstructionValue<'_>) -> bool {
-    let n = call.get_num_operands();
-    let Some(callee) = n
-        .checked_sub(1)
-        .and_then(|k| call.get_operand(k))
-        .and_then(|o| o.value())
-    else {
+fn passes_int_caps(call: Value<'_>) -> bool {
+    let n = call.num_operands();
+    let Some(callee) = n.checked_sub(1).and_then(|k| value_operand(call, k)) else {
         return false;
     };
-    let BasicValueEnum::PointerValue(p) = callee else {
+    if !callee.type_of().is_ptr() {
         return true;
-    };
-    let name = p.get_name().to_str().unwrap_or_default();
+    }
+    // The name up to its first NUL, and only if that is UTF-8: no C
+    // library function or intrinsic has any other.
+    let bytes = callee.name_bytes();
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let name = std::str::from_utf8(&bytes[..end]).unwrap_or_default();
     if name.is_empty() {
         return true;
     }
-    let defined_here = Value::of(p).as_func().is_some_and(|f| !f.is_declaration());
+    let defined_here = callee.as_func().is_some_and(|f| !f.is_declaration());
     // A function defined here is compiled code even if a C library
     // function has its name (a `static` helper called `dup`).
     defined_here || (!name.starts_with("llvm.") && !crate::libc_names::is_libc(name))
 }
 
-/// Whether `inst` yields an `i64` (a pointer-sized integer).
-fn is_word(inst: InstructionValue<'_>) -> bool {
-    matches!(
-        BasicTypeEnum::try_from(inst.get_type()),
-        Ok(BasicTypeEnum::IntType(t)) if t.get_bit_width() == 64
-    )
+/// Whether `v` is an `i64` (a pointer-sized integer).
+fn is_word(v: Value<'_>) -> bool {
+    let ty = v.type_of();
+    ty.is_int() && ty.int_width() == 64
 }
 
 /// A non-atomic `load i64` (the only loads that can carry a capability).
-fn is_plain_word_load(inst: InstructionValue<'_>) -> bool {
+fn is_plain_word_load(inst: Value<'_>) -> bool {
     is_word(inst)
-        && inst
-            .get_atomic_ordering()
-            .is_ok_and(|o| o == inkwell::AtomicOrdering::NotAtomic)
+        && inst.opcode() == Opcode::LLVMLoad
+        && inst.ordering() == Ordering::LLVMAtomicOrderingNotAtomic
 }
 
 /// Runs the interpreter over `function`.
-pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
+pub fn infer<'m>(function: Func<'m>) -> CapInference<'m> {
     let mut result = CapInference::default();
-    let mut work: Vec<InstructionValue<'ctx>> = Vec::new();
-    for block in function.get_basic_block_iter() {
-        for inst in block.get_instructions() {
+    let mut work: Vec<Value<'m>> = Vec::new();
+    for block in function.blocks() {
+        for inst in block.instructions() {
             if !result_is_int(inst) {
                 continue;
             }
-            let op = inst.get_opcode();
-            if op == InstructionOpcode::Load && is_plain_word_load(inst) {
+            let op = inst.opcode();
+            if op == Opcode::LLVMLoad && is_plain_word_load(inst) {
                 result
                     .caps
                     .insert(inst, Cap::Definite(Origin::Loaded(inst)));
-            } else if op == InstructionOpcode::PtrToInt {
-                if let Some(BasicValueEnum::PointerValue(p)) =
-                    inst.get_operand(0).and_then(|o| o.value())
-                {
-                    result
-                        .caps
-                        .insert(inst, Cap::Definite(Origin::Pointer(p.into())));
+            } else if op == Opcode::LLVMPtrToInt {
+                if let Some(p) = value_operand(inst, 0).filter(|p| p.type_of().is_ptr()) {
+                    result.caps.insert(inst, Cap::Definite(Origin::Pointer(p)));
                 }
             } else if is_word(inst)
                 && matches!(
                     op,
-                    InstructionOpcode::Call
-                        | InstructionOpcode::Invoke
-                        | InstructionOpcode::ExtractValue
+                    Opcode::LLVMCall | Opcode::LLVMInvoke | Opcode::LLVMExtractValue
                 )
             {
                 // A call's result (or a field of it) comes with the
                 // capability the callee returned with it.
-                if let Ok(v) = BasicValueEnum::try_from(inst.as_any_value_enum()) {
-                    result.caps.insert(inst, Cap::Definite(Origin::Boundary(v)));
-                }
+                result
+                    .caps
+                    .insert(inst, Cap::Definite(Origin::Boundary(inst)));
             } else if interpreted(op) {
                 work.push(inst);
             }
@@ -608,10 +575,7 @@ pub fn infer<'ctx>(function: FunctionValue<'ctx>) -> CapInference<'ctx> {
         let mut changed = false;
         for &inst in &work {
             let current = result.cap(inst);
-            let merge_node = matches!(
-                inst.get_opcode(),
-                InstructionOpcode::Phi | InstructionOpcode::Select
-            );
+            let merge_node = matches!(inst.opcode(), Opcode::LLVMPHI | Opcode::LLVMSelect);
             let mut next = current;
             for input in data_operands(inst) {
                 let x = result.operand_cap(input);

@@ -1,13 +1,10 @@
 //! Source locations for diagnostics, read from `!dbg` metadata.
 //!
-//! inkwell has no debug-location accessors, so this goes through the LLVM
-//! façade ([`Value::source_position`]). Every function here is total: IR
-//! without debug info yields a location that names only the enclosing
-//! function or global.
+//! The positions come from [`Value::source_position`]. Every function here
+//! is total: IR without debug info yields a location that names only the
+//! enclosing function or global.
 
 use std::fmt;
-
-use inkwell::values::{FunctionValue, GlobalValue, InstructionValue};
 
 use crate::llvm::{Func, Value};
 
@@ -65,16 +62,20 @@ impl Location {
 
     /// The instruction's own `!dbg` location; if it has none (or line 0, which
     /// marks compiler-generated code), the enclosing function's `DISubprogram`.
-    pub fn of_instruction(inst: InstructionValue<'_>) -> Self {
-        let function = inst.get_parent().and_then(|bb| bb.get_parent());
+    /// Anything but an instruction in a function is module-level.
+    pub fn of_instruction(inst: Value<'_>) -> Self {
+        let function = inst
+            .is_instruction()
+            .then(|| inst.parent_block())
+            .flatten()
+            .and_then(|bb| bb.parent());
         let Some(function) = function else {
             // A detached instruction: cannot happen for instructions reached by
             // walking a module, but stay total.
             return Self::module();
         };
-        let v = Value::of(inst);
-        let source = if v.debug_loc().is_some() {
-            debug_loc(v)
+        let source = if inst.debug_loc().is_some() {
+            debug_loc(inst)
         } else {
             None
         };
@@ -87,17 +88,18 @@ impl Location {
         }
     }
 
-    /// The instruction's own `!dbg` position, if it has one (no fallback).
-    pub fn own_source(inst: InstructionValue<'_>) -> Option<SourceLocation> {
-        let v = Value::of(inst);
-        v.debug_loc().is_some().then(|| debug_loc(v)).flatten()
+    /// The instruction's own `!dbg` position, if it has one (no fallback;
+    /// `None` for a value that is not an instruction).
+    pub fn own_source(inst: Value<'_>) -> Option<SourceLocation> {
+        (inst.is_instruction() && inst.debug_loc().is_some())
+            .then(|| debug_loc(inst))
+            .flatten()
     }
 
     /// The function's `DISubprogram` (file and line of its definition), if any.
-    pub fn of_function(function: FunctionValue<'_>) -> Self {
-        let f = Func::of(function);
-        let source = if f.subprogram().is_some() {
-            debug_loc(f.as_value())
+    pub fn of_function(function: Func<'_>) -> Self {
+        let source = if function.subprogram().is_some() {
+            debug_loc(function.as_value())
         } else {
             None
         };
@@ -108,24 +110,23 @@ impl Location {
     }
 
     /// A global variable's `DIGlobalVariable` position, if any.
-    pub fn of_global(global: GlobalValue<'_>) -> Self {
-        let v = Value::of(global);
+    pub fn of_global(global: Value<'_>) -> Self {
         // Only global variables reach the accessors (they reject aliases
         // and ifuncs).
-        let source = if v.is_global_variable() {
-            debug_loc(v)
+        let source = if global.is_global_variable() {
+            debug_loc(global)
         } else {
             None
         };
         Location {
             source,
-            scope: Scope::Global(v.name()),
+            scope: Scope::Global(global.name()),
         }
     }
 }
 
-fn function_scope(function: FunctionValue<'_>) -> Scope {
-    Scope::Function(function.get_name().to_string_lossy().into_owned())
+fn function_scope(function: Func<'_>) -> Scope {
+    Scope::Function(function.name())
 }
 
 /// Reads file, directory, line and column of an instruction, function or

@@ -13,13 +13,11 @@
 //! inlines and vectorises; it just cannot assume the program is correct.
 
 use inkwell::OptimizationLevel;
-use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
-use inkwell::values::InstructionOpcode;
 
-use crate::llvm::{AttrAt, Value, attr_kind};
+use crate::llvm::{AttrAt, Ll, Opcode, Value, attr_kind};
 
 /// Enum attributes that are promises about memory or values which a buggy
 /// program breaks.
@@ -43,51 +41,36 @@ const PROMISES: &[&str] = &[
     "returned",
 ];
 
-fn kinds() -> Vec<u32> {
-    PROMISES
-        .iter()
-        .map(|n| Attribute::get_named_enum_kind_id(n))
-        .filter(|&k| k != 0)
-        .collect()
-}
-
 /// Removes the promise attributes from every function (return, parameters,
 /// function) and every call site. Returns how many were removed.
 pub fn strip_promises(module: &Module<'_>) -> usize {
-    let kinds = kinds();
     let names: Vec<&str> = PROMISES
         .iter()
         .copied()
         .filter(|n| attr_kind(n) != 0)
         .collect();
     let mut removed = 0;
-    for f in module.get_functions() {
-        if f.get_name().to_bytes().starts_with(b"llvm.") {
+    for f in Ll::new(module).functions() {
+        if f.name_bytes().starts_with(b"llvm.") {
             continue;
         }
-        let n = f.count_params();
-        let mut locs = vec![AttributeLoc::Return, AttributeLoc::Function];
-        locs.extend((0..n).map(AttributeLoc::Param));
-        for &loc in &locs {
-            for &k in &kinds {
-                if f.get_enum_attribute(loc, k).is_some() {
-                    f.remove_enum_attribute(loc, k);
+        let n = f.params().len() as u32;
+        let mut locs = vec![AttrAt::Return, AttrAt::Function];
+        locs.extend((0..n).map(AttrAt::Param));
+        for &at in &locs {
+            for &name in &names {
+                if f.has_attr(at, name) {
+                    f.remove_enum_attr(at, name);
                     removed += 1;
                 }
             }
         }
-        for block in f.get_basic_block_iter() {
-            for inst in block.get_instructions() {
-                if !matches!(
-                    inst.get_opcode(),
-                    InstructionOpcode::Call | InstructionOpcode::Invoke
-                ) {
-                    continue;
-                }
-                let call = Value::of(inst);
-                if !call.called_value().name().starts_with("llvm.") {
-                    removed += strip_call_site(call, &names);
-                }
+        for call in f.instructions() {
+            if !matches!(call.opcode(), Opcode::LLVMCall | Opcode::LLVMInvoke) {
+                continue;
+            }
+            if !call.called_value().name().starts_with("llvm.") {
+                removed += strip_call_site(call, &names);
             }
         }
     }

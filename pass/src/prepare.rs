@@ -25,10 +25,9 @@
 //! globals become capability objects), and fast-math flags (LLVM 16's C API
 //! cannot clear them).
 
-use inkwell::module::{Linkage, Module};
-use inkwell::values::{FunctionValue, GlobalValue};
+use inkwell::module::Module;
 
-use crate::llvm::{Func, Ll, Opcode, Value};
+use crate::llvm::{Func, Linkage, Ll, Opcode, Value};
 
 /// What [`prepare`] changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,8 +51,8 @@ pub struct PrepareStats {
 
 fn weaker(linkage: Linkage) -> Option<Linkage> {
     match linkage {
-        Linkage::LinkOnceODR => Some(Linkage::LinkOnceAny),
-        Linkage::WeakODR => Some(Linkage::WeakAny),
+        Linkage::LLVMLinkOnceODRLinkage => Some(Linkage::LLVMLinkOnceAnyLinkage),
+        Linkage::LLVMWeakODRLinkage => Some(Linkage::LLVMWeakAnyLinkage),
         _ => None,
     }
 }
@@ -62,22 +61,21 @@ fn is_undef_or_poison(v: Value<'_>) -> bool {
     v.is_undef() || v.is_poison()
 }
 
-fn prepare_global<'m>(ll: &Ll<'m>, g: GlobalValue<'m>, stats: &mut PrepareStats) {
-    if let Some(l) = weaker(g.get_linkage()) {
+fn prepare_global<'m>(ll: &Ll<'m>, g: Value<'m>, stats: &mut PrepareStats) {
+    if let Some(l) = weaker(g.linkage()) {
         g.set_linkage(l);
         stats.odr_dropped += 1;
     }
-    let gv = Value::of(g);
-    if g.get_linkage() == Linkage::AvailableExternally {
+    if g.linkage() == Linkage::LLVMAvailableExternallyLinkage {
         // A null initialiser turns a global definition into a declaration.
-        gv.set_initializer(None);
-        g.set_linkage(Linkage::External);
+        g.set_initializer(None);
+        g.set_linkage(Linkage::LLVMExternalLinkage);
         stats.externalized += 1;
         return;
     }
-    if let Some(init) = gv.initializer() {
+    if let Some(init) = g.initializer() {
         if is_undef_or_poison(init) {
-            gv.set_initializer(Some(ll.zero(init.type_of())));
+            g.set_initializer(Some(ll.zero(init.type_of())));
             stats.undef_zeroed += 1;
         }
     }
@@ -176,24 +174,23 @@ pub fn prepare(module: &Module<'_>) -> PrepareStats {
         ..PrepareStats::default()
     };
     let ll = Ll::new(module);
-    for g in module.get_globals() {
+    for g in ll.globals() {
         prepare_global(&ll, g, &mut stats);
     }
-    for f in module.get_functions() {
+    for f in ll.functions() {
         prepare_function(&ll, f, &mut stats);
     }
     stats
 }
 
-fn prepare_function<'m>(ll: &Ll<'m>, f: FunctionValue<'m>, stats: &mut PrepareStats) {
-    if let Some(l) = weaker(f.get_linkage()) {
-        f.set_linkage(l);
+fn prepare_function<'m>(ll: &Ll<'m>, func: Func<'m>, stats: &mut PrepareStats) {
+    if let Some(l) = weaker(func.linkage()) {
+        func.set_linkage(l);
         stats.odr_dropped += 1;
     }
-    let func = Func::of(f);
-    if f.get_linkage() == Linkage::AvailableExternally {
+    if func.linkage() == Linkage::LLVMAvailableExternallyLinkage {
         delete_body(ll, func);
-        f.set_linkage(Linkage::External);
+        func.set_linkage(Linkage::LLVMExternalLinkage);
         stats.externalized += 1;
         return;
     }

@@ -8,7 +8,6 @@
 use std::fmt;
 
 use inkwell::module::Module;
-use inkwell::values::{FunctionValue, InstructionValue};
 
 use crate::intrinsics::IntrinsicClass;
 use crate::llvm::{AddrSpaceFinder, Func, InallocaProbe, Ll, Opcode, Value};
@@ -94,8 +93,7 @@ impl<'m> Checker<'m> {
             self.push(Location::module(), "module asm", message);
         }
 
-        for global in module.get_globals() {
-            let g = Value::of(global);
+        for g in ll.globals() {
             let own = self.spaces.in_value(g);
             let own = if own != 0 {
                 own
@@ -106,7 +104,7 @@ impl<'m> Checker<'m> {
                 Some(init) if own == 0 => self.spaces.in_value(init),
                 _ => own,
             };
-            self.addrspace(Location::of_global(global), space);
+            self.addrspace(Location::of_global(g), space);
         }
 
         for alias in ll.aliases() {
@@ -116,7 +114,7 @@ impl<'m> Checker<'m> {
             self.indirect_global(ifunc, ifunc.ifunc_resolver());
         }
 
-        for function in module.get_functions() {
+        for function in ll.functions() {
             self.function(function);
         }
     }
@@ -137,8 +135,7 @@ impl<'m> Checker<'m> {
         );
     }
 
-    fn function(&mut self, function: FunctionValue<'m>) {
-        let f = Func::of(function);
+    fn function(&mut self, f: Func<'m>) {
         // The function's own address space, then its signature (params, return).
         let own = self.spaces.in_value(f.as_value());
         let space = if own != 0 {
@@ -146,20 +143,15 @@ impl<'m> Checker<'m> {
         } else {
             self.spaces.in_type(f.fn_type())
         };
-        self.addrspace(Location::of_function(function), space);
+        self.addrspace(Location::of_function(f), space);
 
-        for block in function.get_basic_block_iter() {
-            let mut next = block.get_first_instruction();
-            while let Some(inst) = next {
-                self.instruction(inst);
-                next = inst.get_next_instruction();
-            }
+        for inst in f.instructions() {
+            self.instruction(inst);
         }
     }
 
-    fn instruction(&mut self, inst: InstructionValue<'m>) {
-        let v = Value::of(inst);
-        let opcode = v.opcode();
+    fn instruction(&mut self, inst: Value<'m>) {
+        let opcode = inst.opcode();
         if let Some((construct, why)) = forbidden_opcode(opcode) {
             let message = format!("gimso does not support `{construct}`: {why}");
             self.push(Location::of_instruction(inst), construct, message);
@@ -169,7 +161,7 @@ impl<'m> Checker<'m> {
                 self.inline_asm(inst);
                 self.intrinsic(inst);
             }
-            Opcode::LLVMAlloca if self.inalloca.is_inalloca(v) => {
+            Opcode::LLVMAlloca if self.inalloca.is_inalloca(inst) => {
                 let message = "gimso does not support `alloca inalloca`: it exists only for the \
                                32-bit Windows C++ ABI"
                     .to_owned();
@@ -177,19 +169,18 @@ impl<'m> Checker<'m> {
             }
             _ => {}
         }
-        let space = self.instruction_addrspace(v, opcode);
+        let space = self.instruction_addrspace(inst, opcode);
         self.addrspace(Location::of_instruction(inst), space);
     }
 
     /// Rejects a call to an intrinsic that touches memory and has no checked
     /// form.
-    fn intrinsic(&mut self, inst: InstructionValue<'m>) {
-        let Some(callee) = Value::of(inst).called_value().as_func() else {
+    fn intrinsic(&mut self, inst: Value<'m>) {
+        let Some(callee) = inst.called_value().as_func() else {
             return;
         };
-        let function = callee.to_inkwell();
-        if let Some(IntrinsicClass::Rejected(why)) = crate::intrinsics::classify(function) {
-            let name = function.get_name().to_string_lossy().into_owned();
+        if let Some(IntrinsicClass::Rejected(why)) = crate::intrinsics::classify(callee) {
+            let name = callee.name();
             let message = format!("gimso does not support the intrinsic `{name}`: {why}");
             self.push(Location::of_instruction(inst), "intrinsic", message);
         }
@@ -197,8 +188,8 @@ impl<'m> Checker<'m> {
 
     /// Rejects a call to inline asm unless it is safe ([`crate::asm_safety`]).
     /// `inst` is a `call` or `invoke`.
-    fn inline_asm(&mut self, inst: InstructionValue<'m>) {
-        let callee = Value::of(inst).called_value();
+    fn inline_asm(&mut self, inst: Value<'m>) {
+        let callee = inst.called_value();
         if !callee.is_inline_asm() {
             return;
         }

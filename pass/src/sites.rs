@@ -14,45 +14,36 @@
 
 use std::collections::HashMap;
 
-use inkwell::context::ContextRef;
-use inkwell::module::{Linkage, Module};
-use inkwell::types::StructType;
-use inkwell::values::{GlobalValue, InstructionValue, PointerValue};
-
+use crate::llvm::{Linkage, Ll, Opcode, Type, Value};
 use crate::location::{Location, Scope};
 
 /// Emits and deduplicates location records for one module.
-pub struct SiteTable<'ctx> {
-    ty: StructType<'ctx>,
-    records: HashMap<(String, String, u32, u32), GlobalValue<'ctx>>,
-    strings: HashMap<String, PointerValue<'ctx>>,
+pub struct SiteTable<'m> {
+    ty: Type<'m>,
+    records: HashMap<(String, String, u32, u32), Value<'m>>,
+    strings: HashMap<String, Value<'m>>,
 }
 
-impl<'ctx> SiteTable<'ctx> {
-    /// A table for `module`, whose record type matches
+impl<'m> SiteTable<'m> {
+    /// A table for `ll`'s module, whose record type matches
     /// `gimso_source_location` (`gimso_abi::SourceLocation`).
-    pub fn new(module: &Module<'ctx>) -> Self {
-        let ctx = module.get_context();
+    pub fn new(ll: &Ll<'m>) -> Self {
         SiteTable {
-            ty: record_type(&ctx),
+            ty: record_type(ll),
             records: HashMap::new(),
             strings: HashMap::new(),
         }
     }
 
     /// The record type (`{ i64, i64, i32, i32 }`).
-    pub fn record_type(&self) -> StructType<'ctx> {
+    pub fn record_type(&self) -> Type<'m> {
         self.ty
     }
 
-    /// The record for `inst`'s source location (file, line and column from
-    /// its debug location, or the function's line, or nothing), created on
-    /// first use.
-    pub fn record_for(
-        &mut self,
-        module: &Module<'ctx>,
-        inst: InstructionValue<'_>,
-    ) -> GlobalValue<'ctx> {
+    /// The record for instruction `inst`'s source location (file, line and
+    /// column from its debug location, or the function's line, or nothing),
+    /// created on first use.
+    pub fn record_for(&mut self, ll: &Ll<'m>, inst: Value<'m>) -> Value<'m> {
         let loc = Location::of_instruction(inst);
         let function = match &loc.scope {
             Scope::Function(f) => f.clone(),
@@ -66,56 +57,56 @@ impl<'ctx> SiteTable<'ctx> {
         if let Some(g) = self.records.get(&key) {
             return *g;
         }
-        let ctx = module.get_context();
-        let g = module.add_global(self.ty, None, "gimso.site");
-        let i64t = ctx.i64_type();
-        let at = g.as_pointer_value().const_to_int(i64t);
+        let g = ll.add_global(self.ty, "gimso.site");
+        let i64t = ll.i64();
+        let at = ll.const_ptrtoint(g, i64t);
         let mut offset = |name: &str| {
             if name.is_empty() {
-                i64t.const_zero()
+                ll.zero(i64t)
             } else {
-                self.string(module, name).const_to_int(i64t).const_sub(at)
+                let p = ll.const_ptrtoint(self.string(ll, name), i64t);
+                ll.const_binop(Opcode::LLVMSub, p, at)
+                    .expect("sub is a constant binary operator")
             }
         };
         let (file, function) = (offset(&key.0), offset(&key.1));
-        let i32t = ctx.i32_type();
         let column = key.3 | gimso_abi::SITE_RELATIVE;
-        let value = self.ty.const_named_struct(&[
-            file.into(),
-            function.into(),
-            i32t.const_int(u64::from(key.2), false).into(),
-            i32t.const_int(u64::from(column), false).into(),
-        ]);
-        g.set_initializer(&value);
-        g.set_constant(true);
-        g.set_linkage(Linkage::Private);
+        let value = ll.const_named_struct(
+            self.ty,
+            &[
+                file,
+                function,
+                ll.i32c(u64::from(key.2)),
+                ll.i32c(u64::from(column)),
+            ],
+        );
+        g.set_initializer(Some(value));
+        g.set_global_constant(true);
+        g.set_linkage(Linkage::LLVMPrivateLinkage);
         g.set_unnamed_addr(true);
         self.records.insert(key, g);
         g
     }
 
     /// A private NUL-terminated string constant, shared by equal strings.
-    fn string(&mut self, module: &Module<'ctx>, s: &str) -> PointerValue<'ctx> {
+    fn string(&mut self, ll: &Ll<'m>, s: &str) -> Value<'m> {
         if let Some(p) = self.strings.get(s) {
             return *p;
         }
-        let ctx = module.get_context();
-        let bytes = ctx.const_string(s.as_bytes(), true);
-        let g = module.add_global(bytes.get_type(), None, "gimso.site.str");
-        g.set_initializer(&bytes);
-        g.set_constant(true);
-        g.set_linkage(Linkage::Private);
+        let bytes = ll.const_cstring(s.as_bytes());
+        let g = ll.add_global(bytes.type_of(), "gimso.site.str");
+        g.set_initializer(Some(bytes));
+        g.set_global_constant(true);
+        g.set_linkage(Linkage::LLVMPrivateLinkage);
         g.set_unnamed_addr(true);
-        let p = g.as_pointer_value();
-        self.strings.insert(s.to_owned(), p);
-        p
+        self.strings.insert(s.to_owned(), g);
+        g
     }
 }
 
 /// `{ i64, i64, i32, i32 }`: the C struct's layout, its two name fields
 /// holding offsets.
-fn record_type<'ctx>(ctx: &ContextRef<'ctx>) -> StructType<'ctx> {
-    let i64t = ctx.i64_type();
-    let i32t = ctx.i32_type();
-    ctx.struct_type(&[i64t.into(), i64t.into(), i32t.into(), i32t.into()], false)
+fn record_type<'m>(ll: &Ll<'m>) -> Type<'m> {
+    let (i64t, i32t) = (ll.i64(), ll.i32());
+    ll.struct_ty(&[i64t, i64t, i32t, i32t])
 }

@@ -38,7 +38,7 @@ define i32 @f(ptr %p, ptr %q, <4 x i1> %m, <4 x ptr> %ps) {
 fn intrinsics_are_classified_and_unsafe_ones_rejected() {
     let ctx = Context::create();
     let m = parse_module(&ctx, IR.as_bytes(), "intrinsics.ll").expect("fixture parses");
-    let class = |name: &str| classify(m.get_function(name).unwrap());
+    let class = |name: &str| classify(gimso_pass::llvm::Func::of(m.get_function(name).unwrap()));
     assert!(matches!(
         class("llvm.memcpy.p0.p0.i64"),
         Some(IntrinsicClass::Handled(Lowering::MemTransfer, _))

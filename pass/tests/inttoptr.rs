@@ -1,9 +1,9 @@
 //! The `inttoptr` capability inference on the spec's examples.
 
 use gimso_pass::inttoptr::{Cap, Origin, infer};
+use gimso_pass::llvm::{Func, Value};
 use gimso_pass::parse_module;
 use inkwell::context::Context;
-use inkwell::values::{BasicValueEnum, FunctionValue, InstructionValue};
 
 const IR: &str = r#"
 declare i64 @get_offset()
@@ -153,22 +153,22 @@ join:
 }
 "#;
 
-fn inst<'ctx>(f: FunctionValue<'ctx>, name: &str) -> InstructionValue<'ctx> {
-    f.get_basic_block_iter()
-        .flat_map(|b| b.get_instructions())
-        .find(|i| i.get_name().is_some_and(|n| n.to_str() == Ok(name)))
+fn inst<'m>(f: Func<'m>, name: &str) -> Value<'m> {
+    f.instructions()
+        .into_iter()
+        .find(|i| i.name() == name)
         .unwrap_or_else(|| panic!("no %{name}"))
 }
 
-fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> BasicValueEnum<'ctx> {
-    f.get_nth_param(i).unwrap()
+fn param(f: Func<'_>, i: u32) -> Value<'_> {
+    f.param(i)
 }
 
 #[test]
 fn inferred_capabilities_follow_the_spec() {
     let ctx = Context::create();
     let m = parse_module(&ctx, IR.as_bytes(), "inttoptr.ll").expect("fixture parses");
-    let f = |name: &str| m.get_function(name).unwrap();
+    let f = |name: &str| Func::of(m.get_function(name).unwrap());
 
     let mask = f("mask");
     let r = infer(mask);
@@ -311,24 +311,26 @@ entry:
 #[test]
 fn callers_read_only_the_capabilities_their_callees_consume() {
     use gimso_pass::inttoptr::param_cap_demands;
-    use inkwell::values::CallSiteValue;
     use std::collections::{HashMap, HashSet};
 
     let ctx = Context::create();
     let m = parse_module(&ctx, CALLS.as_bytes(), "calls.ll").expect("fixture parses");
     let bodies: HashMap<_, _> = m
         .get_functions()
-        .filter(|f| f.count_basic_blocks() > 0)
+        .map(Func::of)
+        .filter(|f| f.count_blocks() > 0)
         .map(|f| (f, infer(f)))
         .collect();
-    fn callee<'ctx>(call: InstructionValue<'ctx>) -> Option<FunctionValue<'ctx>> {
-        CallSiteValue::try_from(call)
-            .ok()?
-            .get_called_fn_value()
-            .filter(|g| g.count_basic_blocks() > 0)
+    fn callee(call: Value<'_>) -> Option<Func<'_>> {
+        if !call.is_call_base() {
+            return None;
+        }
+        call.called_value()
+            .as_func()
+            .filter(|g| g.count_blocks() > 0)
     }
     let used = param_cap_demands(&bodies, &callee);
-    let f = |name: &str| m.get_function(name).unwrap();
+    let f = |name: &str| Func::of(m.get_function(name).unwrap());
     let set = |name: &str| {
         let mut v: Vec<u32> = used[&f(name)].iter().copied().collect();
         v.sort();

@@ -214,12 +214,12 @@ fn words_moved_as_doubles_become_integer_accesses() {
     );
     // The pointer now comes from integer loads: the inference gives it
     // their capabilities.
-    let f = m.get_function("merged").unwrap();
+    let f = gimso_pass::llvm::Func::of(m.get_function("merged").unwrap());
     let r = gimso_pass::inttoptr::infer(f);
     let itp = f
-        .get_basic_block_iter()
-        .flat_map(|b| b.get_instructions())
-        .find(|i| i.get_opcode() == inkwell::values::InstructionOpcode::IntToPtr)
+        .instructions()
+        .into_iter()
+        .find(|i| i.opcode() == gimso_pass::llvm::Opcode::LLVMIntToPtr)
         .unwrap();
     assert!(
         matches!(r.inttoptr_cap(itp), gimso_pass::inttoptr::Cap::Definite(_)),

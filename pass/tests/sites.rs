@@ -4,20 +4,18 @@
 mod common;
 
 use common::compile;
+use gimso_pass::llvm::{Ll, Opcode, Value};
 use gimso_pass::load_module;
 use gimso_pass::sites::SiteTable;
 use inkwell::context::Context;
-use inkwell::module::Module;
-use inkwell::values::{AnyValue, InstructionOpcode, InstructionValue};
 
 /// The `load` instructions of function `name`.
-fn loads_of<'ctx>(module: &Module<'ctx>, name: &str) -> Vec<InstructionValue<'ctx>> {
-    module
-        .get_function(name)
+fn loads_of<'m>(ll: &Ll<'m>, name: &str) -> Vec<Value<'m>> {
+    ll.get_function(name)
         .unwrap()
-        .get_basic_block_iter()
-        .flat_map(|b| b.get_instructions())
-        .filter(|i| i.get_opcode() == InstructionOpcode::Load)
+        .instructions()
+        .into_iter()
+        .filter(|i| i.opcode() == Opcode::LLVMLoad)
         .collect()
 }
 
@@ -25,28 +23,26 @@ fn loads_of<'ctx>(module: &Module<'ctx>, name: &str) -> Vec<InstructionValue<'ct
 fn one_record_per_location_with_file_function_line() {
     let ctx = Context::create();
     let module = load_module(&ctx, &compile("sites.c", "-O0", "ll")).expect("loads");
-    let loads = loads_of(&module, "sum_two");
+    let ll = Ll::new(&module);
+    let loads = loads_of(&ll, "sum_two");
     assert!(loads.len() >= 3, "expected the array loads");
 
-    let mut table = SiteTable::new(&module);
-    assert_eq!(table.record_type().count_fields(), 4);
-    let records: Vec<_> = loads
-        .iter()
-        .map(|&i| table.record_for(&module, i))
-        .collect();
+    let mut table = SiteTable::new(&ll);
+    assert_eq!(table.record_type().struct_fields().len(), 4);
+    let records: Vec<_> = loads.iter().map(|&i| table.record_for(&ll, i)).collect();
     // Asking again gives the same record.
-    assert_eq!(table.record_for(&module, loads[0]), records[0]);
+    assert_eq!(table.record_for(&ll, loads[0]), records[0]);
 
     let texts: Vec<String> = records
         .iter()
-        .map(|g| g.get_initializer().unwrap().print_to_string().to_string())
+        .map(|g| g.initializer().unwrap().print())
         .collect();
     // Lines 2 and 3 of sites.c appear, and 3 twice with different columns.
     assert!(texts.iter().any(|t| t.contains("i32 2,")), "{texts:#?}");
     let line3: Vec<&String> = texts.iter().filter(|t| t.contains("i32 3,")).collect();
     assert!(line3.len() >= 2, "{texts:#?}");
     let mut distinct = records.clone();
-    distinct.sort_by_key(|g| g.as_pointer_value().print_to_string().to_string());
+    distinct.sort_by_key(|g| g.print());
     distinct.dedup();
     assert!(
         distinct.len() >= 3,
@@ -65,14 +61,11 @@ fn one_record_per_location_with_file_function_line() {
 fn records_hold_offsets_not_addresses() {
     let ctx = Context::create();
     let module = load_module(&ctx, &compile("sites.c", "-O0", "ll")).expect("loads");
-    let load = *loads_of(&module, "sum_two").first().expect("a load");
-    let mut table = SiteTable::new(&module);
-    let record = table.record_for(&module, load);
-    let text = record
-        .get_initializer()
-        .unwrap()
-        .print_to_string()
-        .to_string();
+    let ll = Ll::new(&module);
+    let load = *loads_of(&ll, "sum_two").first().expect("a load");
+    let mut table = SiteTable::new(&ll);
+    let record = table.record_for(&ll, load);
+    let text = record.initializer().unwrap().print();
     // Both names are `string - record`: no address, so no dynamic
     // relocation in a position-independent executable.
     assert_eq!(text.matches("sub (i64 ptrtoint").count(), 2, "{text}");

@@ -33,7 +33,7 @@ fn llvm_stress_modules_are_accepted() {
         assert!(diags.is_empty(), "{name}: {diags:#?}");
         // The inttoptr capability inference runs on every function too.
         for f in module.get_functions() {
-            let _ = gimso_pass::inttoptr::infer(f);
+            let _ = gimso_pass::inttoptr::infer(gimso_pass::llvm::Func::of(f));
             let _ = gimso_pass::escape::classify_allocas(
                 &gimso_pass::llvm::DataLayout::new(&module),
                 gimso_pass::llvm::Func::of(f),

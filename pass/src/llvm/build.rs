@@ -661,4 +661,18 @@ impl<'m> Ll<'m> {
             ))
         }
     }
+    /// The constant `[N x i8]` holding `bytes` and a terminating NUL.
+    #[track_caller]
+    pub fn const_cstring(&self, bytes: &[u8]) -> Value<'m> {
+        let len = u32::try_from(bytes.len()).expect("string constant too long");
+        // SAFETY: a live context; the bytes are read for `len` and copied.
+        unsafe {
+            made(LLVMConstStringInContext(
+                self.ctx,
+                bytes.as_ptr().cast(),
+                len,
+                0,
+            ))
+        }
+    }
 }

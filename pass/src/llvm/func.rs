@@ -93,6 +93,15 @@ impl<'m> Attr<'m> {
         // SAFETY: a live non-string attribute; null when it holds no type.
         unsafe { Type::from_raw(LLVMGetTypeAttributeValue(self.raw())) }
     }
+    /// The integer payload of an enum attribute (`memory(...)`'s effects,
+    /// `align(n)`'s n); `None` for a string or type attribute.
+    #[track_caller]
+    pub fn enum_value(self) -> Option<u64> {
+        // SAFETY: a live attribute; the payload is read of enum ones only.
+        unsafe {
+            (LLVMIsEnumAttribute(self.raw()) != 0).then(|| LLVMGetEnumAttributeValue(self.raw()))
+        }
+    }
 }
 
 /// The context of a live value.
@@ -122,11 +131,6 @@ impl<'m> Func<'m> {
     #[track_caller]
     pub fn of(f: inkwell::values::FunctionValue<'m>) -> Func<'m> {
         Func(Value::of(f))
-    }
-    #[track_caller]
-    pub fn to_inkwell(self) -> inkwell::values::FunctionValue<'m> {
-        // SAFETY: a live function of a module alive for `'m`.
-        unsafe { inkwell::values::FunctionValue::new(self.0.raw()) }.expect("function")
     }
     /// Its function type.
     #[track_caller]

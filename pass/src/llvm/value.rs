@@ -97,28 +97,6 @@ impl<'m> Value<'m> {
         unsafe { Value::from_raw(v.as_value_ref()) }.expect("inkwell value is null")
     }
 
-    /// This value as inkwell's instruction value, if it is an instruction.
-    #[track_caller]
-    pub fn to_inkwell_instruction(self) -> Option<inkwell::values::InstructionValue<'m>> {
-        // SAFETY: a live instruction of a module alive for `'m`.
-        self.is_instruction()
-            .then(|| unsafe { inkwell::values::InstructionValue::new(self.raw()) })
-    }
-
-    /// This value as inkwell's global value, if it is one.
-    #[track_caller]
-    pub fn to_inkwell_global(self) -> Option<inkwell::values::GlobalValue<'m>> {
-        // SAFETY: a live global value of a module alive for `'m`.
-        self.is_global_value()
-            .then(|| unsafe { inkwell::values::GlobalValue::new(self.raw()) })
-    }
-    /// This value as inkwell's any-value.
-    #[track_caller]
-    pub fn to_inkwell(self) -> inkwell::values::AnyValueEnum<'m> {
-        // SAFETY: a live value of a module alive for `'m`.
-        unsafe { inkwell::values::AnyValueEnum::new(self.raw()) }
-    }
-
     // ---- every value ------------------------------------------------------
 
     #[track_caller]
@@ -1051,5 +1029,18 @@ impl<'m> Value<'m> {
     pub fn set_name_bytes(self, name: &[u8]) {
         // SAFETY: live value; the name is read for `len` bytes and copied.
         unsafe { LLVMSetValueName2(self.raw(), name.as_ptr().cast(), name.len()) }
+    }
+    /// Marks a global value `unnamed_addr` (`on`) or not: with it, only
+    /// the contents matter, so the linker may merge equal constants.
+    #[track_caller]
+    pub fn set_unnamed_addr(self, on: bool) {
+        self.expect_global("set_unnamed_addr");
+        let a = if on {
+            inkwell::llvm_sys::LLVMUnnamedAddr::LLVMGlobalUnnamedAddr
+        } else {
+            inkwell::llvm_sys::LLVMUnnamedAddr::LLVMNoUnnamedAddr
+        };
+        // SAFETY: a global value (checked).
+        unsafe { LLVMSetUnnamedAddress(self.raw(), a) }
     }
 }

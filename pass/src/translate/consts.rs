@@ -83,7 +83,7 @@ pub fn const_address<'m>(ll: &Ll<'m>, c: V<'m>) -> Option<(V<'m>, i64)> {
     }
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// Whether an access of `size` bytes at the constant address `int`
     /// with capability `cap` is known to pass its check (`align` as the
     /// check would require, `write` for stores).

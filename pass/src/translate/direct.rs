@@ -172,7 +172,7 @@ pub fn type_hash<'m>(fnty: T<'m>) -> u64 {
     h.max(1)
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// Gives function `f` (defined here, named `name`, translated to
     /// linkage `linkage`) a direct body when its signature allows.
     pub fn declare_direct(&mut self, f: V<'m>, name: &str, linkage: Linkage) {

@@ -13,7 +13,7 @@ use gimso_abi::{EH_CLAUSE_CATCH, EH_CLAUSE_FILTER};
 use super::ModTx;
 use super::ll::V;
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// Creates the LSDA of every `landingpad` in `functions` and records it
     /// in [`ModTx::lsda_map`].
     pub fn create_lsdas(&mut self, functions: &[V<'m>]) {

@@ -4,7 +4,6 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::llvm::{IntPredicate, Linkage, Opcode, Ordering, TypeKind, ValueKind};
-use inkwell::values::InstructionValue;
 
 use gimso_abi::{
     ACCESS_ALIGNED, ACCESS_READ, ACCESS_WRITE, FLAG_READONLY, FLAG_STACK, HEADER_SIZE,
@@ -58,8 +57,8 @@ const INLINE_MEMSET_MAX: u64 = 128;
 const MIN_OBJECT_ADDRESS: u64 = 1 << 16;
 
 /// Per-function translation state.
-struct FnTx<'a, 'm, 'ctx> {
-    m: &'a mut ModTx<'m, 'ctx>,
+struct FnTx<'a, 'm> {
+    m: &'a mut ModTx<'m>,
     old: V<'m>,
     new: V<'m>,
     thread: V<'m>,
@@ -170,25 +169,19 @@ struct StackCaps<'m> {
 /// latch without passing the header.
 type LoopBody<'m> = Rc<HashSet<B<'m>>>;
 
-pub fn translate_function<'m>(m: &mut ModTx<'m, '_>, old: V<'m>) {
+pub fn translate_function<'m>(m: &mut ModTx<'m>, old: V<'m>) {
     let (generic, _) = m.fn_map[&old];
     let direct = m.direct.get(&old).map(|d| d.body);
     let new = direct.unwrap_or(generic);
     let Some(func) = old.as_func() else { return };
-    let fv = func.to_inkwell();
-    let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(fv));
+    let inference = m.inferences.remove(&old).unwrap_or_else(|| infer(func));
     // An argument for a parameter whose capability the callee never
     // consumes needs none read.
-    let arg_needed = |call: InstructionValue<'_>, k: u32| match m.known_callee(V::of(call)) {
+    let arg_needed = |call: V<'m>, k: u32| match m.known_callee(call) {
         Some(g) => m.param_caps.get(&g).is_none_or(|u| u.contains(&k)),
         None => true,
     };
-    let needed_loads = inference
-        .demands(fv, &arg_needed)
-        .loads
-        .into_iter()
-        .map(V::of)
-        .collect();
+    let needed_loads = inference.demands(func, &arg_needed).loads;
     let plan = Rc::new(plan::Plan::new(&m.ll, func, inference, needed_loads));
     let sp = func.subprogram();
     if sp.is_some() {
@@ -279,7 +272,7 @@ const WORD_SIZE: u64 = gimso_abi::WORD_SIZE as u64;
 /// Longest constant `memcpy`/`memmove` done as word loads and stores.
 const INLINE_COPY_MAX: u64 = 64;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     fn run(&mut self) {
         let plan = Rc::clone(&self.plan);
         let cfg = &plan.cfg;
@@ -390,10 +383,10 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// The location record of original instruction `inst` (null when it
     /// is none).
     fn site_of(&mut self, inst: V<'m>) -> V<'m> {
-        let Some(inst) = inst.to_inkwell_instruction() else {
+        if !inst.is_instruction() {
             return self.m.ll.null_ptr();
-        };
-        V::of(self.m.sites.record_for(self.m.module, inst))
+        }
+        self.m.sites.record_for(&self.m.ll, inst)
     }
 
     /// The location of `indirectbr` `inst`: its own; or (clang gives it
@@ -402,7 +395,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// shared `indirectgoto` block into the `goto`'s; or that of the `goto`
     /// branching to that block when every branch there is on one line.
     fn goto_site(&mut self, inst: V<'m>) -> V<'m> {
-        let own = |v: V<'m>| v.to_inkwell_instruction().and_then(Location::own_source);
+        let own = Location::own_source;
         if own(inst).is_some() {
             return self.site_of(inst);
         }
@@ -464,10 +457,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     }
 
     fn error(&mut self, construct: &str, why: &str) {
-        let loc = match self.cur_old.to_inkwell_instruction() {
-            Some(i) => Location::of_instruction(i),
-            None => Location::module(),
-        };
+        let loc = Location::of_instruction(self.cur_old);
         self.m.error(loc, construct, why);
     }
 
@@ -581,7 +571,7 @@ fn explain_inttoptr() -> bool {
 }
 
 /// One `GIMSO_EXPLAIN_INTTOPTR` note on stderr, at `inst`'s source line.
-fn explain_note(inst: InstructionValue<'_>, what: &str) {
+fn explain_note(inst: V<'_>, what: &str) {
     let at = match Location::of_instruction(inst).source {
         Some(l) => format!("{}:{}:{}", l.file, l.line, l.column),
         None => "(no location)".to_string(),

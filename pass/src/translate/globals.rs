@@ -23,7 +23,7 @@ pub(super) fn shadow_distance(size: u64) -> u64 {
     size.div_ceil(8) * 8
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     fn symbol_name(&self, v: V<'m>, index: usize) -> String {
         let n = v.name();
         if n.is_empty() {
@@ -221,7 +221,7 @@ impl<'m> ModTx<'m, '_> {
                 "a definition the linker may merge or replace"
             };
             self.error(
-                Location::of_global(global_value(g)),
+                Location::of_global(g),
                 "over-aligned globals",
                 &format!("`{name}` needs {align}-byte alignment ({why})"),
             );
@@ -303,11 +303,7 @@ impl<'m> ModTx<'m, '_> {
                 Some(c) => match self.tx_const(c) {
                     Ok(t) => t.int,
                     Err(why) => {
-                        self.error(
-                            Location::of_global(global_value(g)),
-                            "this initialiser",
-                            &why,
-                        );
+                        self.error(Location::of_global(g), "this initialiser", &why);
                         continue;
                     }
                 },
@@ -637,8 +633,4 @@ impl<'m> ModTx<'m, '_> {
         );
         ll.ret(r);
     }
-}
-
-fn global_value(g: V<'_>) -> inkwell::values::GlobalValue<'_> {
-    g.to_inkwell_global().expect("a global value")
 }

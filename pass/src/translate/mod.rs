@@ -126,10 +126,9 @@ impl Default for TranslateOptions {
 pub(crate) type Structors<'m> = Vec<(u64, V<'m>)>;
 
 /// Module-wide translation state.
-pub(crate) struct ModTx<'m, 'ctx> {
+pub(crate) struct ModTx<'m> {
     pub ll: Ll<'m>,
-    pub module: &'m Module<'ctx>,
-    pub sites: SiteTable<'ctx>,
+    pub sites: SiteTable<'m>,
     /// Original function → (its new entry, its object's header symbol).
     pub fn_map: HashMap<V<'m>, (V<'m>, V<'m>)>,
     pub options: TranslateOptions,
@@ -172,7 +171,7 @@ pub(crate) struct ModTx<'m, 'ctx> {
     pub param_caps: HashMap<V<'m>, HashSet<u32>>,
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// Runs the capability inference of every function body, then the
     /// module's fixpoint of which parameters' capabilities each consumes.
     fn infer_capabilities(&mut self, functions: &[V<'m>]) {
@@ -180,16 +179,16 @@ impl<'m> ModTx<'m, '_> {
         for &f in functions {
             let Some(func) = f.as_func() else { continue };
             if !f.is_declaration() {
-                let fv = func.to_inkwell();
-                bodies.insert(fv, crate::inttoptr::infer(fv));
+                bodies.insert(func, crate::inttoptr::infer(func));
             }
         }
-        let callee = |call: inkwell::values::InstructionValue<'m>| {
-            Some(self.known_callee(V::of(call))?.as_func()?.to_inkwell())
-        };
+        let callee = |call: V<'m>| self.known_callee(call)?.as_func();
         let demands = crate::inttoptr::param_cap_demands(&bodies, &callee);
-        self.param_caps = demands.into_iter().map(|(f, u)| (V::of(f), u)).collect();
-        self.inferences = bodies.into_iter().map(|(f, i)| (V::of(f), i)).collect();
+        self.param_caps = demands
+            .into_iter()
+            .map(|(f, u)| (f.as_value(), u))
+            .collect();
+        self.inferences = bodies.into_iter().map(|(f, i)| (f.as_value(), i)).collect();
     }
 
     /// The function call or invoke `call` surely runs with its own type:
@@ -209,7 +208,7 @@ impl<'m> ModTx<'m, '_> {
     }
 }
 
-impl<'m> ModTx<'m, '_> {
+impl<'m> ModTx<'m> {
     /// A stable number for a block address: the function's name hash above
     /// bit 20, the block's rank plus one below. Ranks put the destinations
     /// of the function's `indirectbr`s first, in order, so that one
@@ -273,10 +272,10 @@ pub fn translate_module_with(
     options: &TranslateOptions,
 ) -> Result<TranslateStats, Vec<Diagnostic>> {
     let ll = Ll::new(module);
+    let sites = SiteTable::new(&ll);
     let mut m = ModTx {
         ll,
-        module,
-        sites: SiteTable::new(module),
+        sites,
         fn_map: HashMap::new(),
         options: options.clone(),
         direct: HashMap::new(),

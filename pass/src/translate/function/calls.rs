@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// A call; private stack slots whose address it gets (a copy each) are
     /// copied back when it returns.
     pub(super) fn tx_call(&mut self, inst: V<'m>) {

@@ -81,7 +81,7 @@ struct BoundsTest<'m> {
     implicit: bool,
 }
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// The inline access check of `size` bytes at `p`: the parts earlier
     /// checks on every path here do not imply ([`checked`]).
     pub(super) fn check(&mut self, p: Tx<'m>, size: u64, align: u64, write: bool) {

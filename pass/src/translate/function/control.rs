@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn tx_ret(&mut self, inst: V<'m>) {
         if inst.num_operands() == 0 {
             self.pop_frame();

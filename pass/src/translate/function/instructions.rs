@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn translate(&mut self, inst: V<'m>) {
         use Opcode::*;
         let op = inst.opcode();
@@ -167,12 +167,11 @@ impl<'m> FnTx<'_, 'm, '_> {
     /// Whether integer `inst` is a phi/select the inttoptr inference gave a
     /// capability of its own.
     pub(super) fn merge_node(&self, inst: V<'m>) -> bool {
-        let iv = inst.to_inkwell_instruction().expect("an instruction");
-        matches!(self.plan.inference.cap(iv), Cap::Definite(Origin::Merge(x)) if V::of(x) == inst)
+        matches!(self.plan.inference.cap(inst), Cap::Definite(Origin::Merge(x)) if x == inst)
     }
 }
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn tx_select(&mut self, inst: V<'m>) {
         let (c, a, b) = (inst.operand(0), inst.operand(1), inst.operand(2));
         let ty = inst.type_of();

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// The pointer constant `v` is `ptrtoint` of, if it is one: the
     /// optimiser stores a pointer constant as that integer (a local array
     /// initialised with string literals, its `memcpy` from a constant
@@ -28,27 +28,25 @@ impl<'m> FnTx<'_, 'm, '_> {
             // A parameter: the capability its caller passed with it.
             return self.boundary_int_cap(v);
         }
-        let iv = v.to_inkwell_instruction().expect("an instruction");
-        match self.plan.inference.cap(iv) {
+        match self.plan.inference.cap(v) {
             Cap::Definite(Origin::Pointer(p)) => {
-                let pv = V::of(p);
-                if pv.type_of().is_ptr() {
-                    self.cap(pv)
+                if p.type_of().is_ptr() {
+                    self.cap(p)
                 } else {
                     self.m.ll.null_ptr()
                 }
             }
             Cap::Definite(Origin::Merge(x)) => self
                 .intcaps
-                .get(&V::of(x))
+                .get(&x)
                 .copied()
                 .unwrap_or_else(|| self.m.ll.null_ptr()),
             Cap::Definite(Origin::Loaded(l)) => self
                 .load_caps
-                .get(&V::of(l))
+                .get(&l)
                 .copied()
                 .unwrap_or_else(|| self.m.ll.null_ptr()),
-            Cap::Definite(Origin::Boundary(x)) => self.boundary_int_cap(V::of(x)),
+            Cap::Definite(Origin::Boundary(x)) => self.boundary_int_cap(x),
             _ => self.m.ll.null_ptr(),
         }
     }
@@ -191,15 +189,13 @@ impl<'m> FnTx<'_, 'm, '_> {
         if src.is_constant() {
             return;
         }
-        let old = inst.to_inkwell_instruction().expect("an instruction");
         let why = match src.value_kind() {
             ValueKind::LLVMInstructionValueKind => {
-                let s = src.to_inkwell_instruction().expect("an instruction");
-                format!("{:?} ({:?})", self.plan.inference.cap(s), s.get_opcode())
+                format!("{:?} ({:?})", self.plan.inference.cap(src), src.opcode())
             }
             _ => "a parameter without a capability".to_string(),
         };
-        explain_note(old, &format!("inttoptr gets the null capability: {why}"));
+        explain_note(inst, &format!("inttoptr gets the null capability: {why}"));
     }
 
     /// `GIMSO_EXPLAIN_INTTOPTR`: says on stderr that checked store `inst`
@@ -209,10 +205,10 @@ impl<'m> FnTx<'_, 'm, '_> {
         if !is_word_int(ty) || v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return;
         }
-        let (Some(s), Some(v)) = (inst.to_inkwell_instruction(), v.to_inkwell_instruction()) else {
+        if !inst.is_instruction() || !v.is_instruction() {
             return;
-        };
-        let why = format!("{:?} ({:?})", self.plan.inference.cap(v), v.get_opcode());
-        explain_note(s, &format!("i64 stored without a capability: {why}"));
+        }
+        let why = format!("{:?} ({:?})", self.plan.inference.cap(v), v.opcode());
+        explain_note(inst, &format!("i64 stored without a capability: {why}"));
     }
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn arg(&mut self, inst: V<'m>, i: u32) -> Tx<'m> {
         let o = inst.operand(i);
         self.tx(o)
@@ -59,7 +59,7 @@ impl<'m> FnTx<'_, 'm, '_> {
     pub(super) fn tx_intrinsic(&mut self, inst: V<'m>, callee: V<'m>) {
         let name = callee.name();
         let ty = inst.type_of();
-        let class = callee.as_func().and_then(|f| classify(f.to_inkwell()));
+        let class = callee.as_func().and_then(|f| classify(f));
         let lowering = match class {
             Some(IntrinsicClass::Handled(lowering, _)) => lowering,
             Some(IntrinsicClass::NoMemory) => Lowering::Kept,

@@ -100,7 +100,7 @@ fn is_lifetime_marker<'m>(inst: V<'m>) -> bool {
     callee.is_function() && callee.name().starts_with("llvm.lifetime.")
 }
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// Decides, for every escaping static alloca of the entry block, where
     /// it is created (module docs).
     pub(super) fn plan_lazy_allocas(&mut self, cfg: &Cfg<'m>) {

@@ -94,7 +94,7 @@ impl Masked {
 /// The most lanes one check covers: one bit each in a 64-bit word.
 const MAX_LANES: u32 = 64;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// Translates a call of a masked access intrinsic `kind`.
     pub(super) fn tx_masked(&mut self, inst: V<'m>, kind: Masked) {
         let (pi, mi) = kind.operands();

@@ -4,7 +4,7 @@
 use super::*;
 use crate::llvm::{IntPredicate, Opcode, Ordering, TypeKind, ValueKind, Visibility};
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// Loads a value of `ty` at `p` (already checked); pointers come with
     /// their capabilities from shadow storage or atomic boxes.
     pub(super) fn load_value(&mut self, ty: T<'m>, p: Tx<'m>, atomic: bool) -> Tx<'m> {
@@ -519,8 +519,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if v.value_kind() != ValueKind::LLVMInstructionValueKind {
             return self.boundary_caps.contains_key(&v);
         }
-        let iv = v.to_inkwell_instruction().expect("an instruction");
-        matches!(self.plan.inference.cap(iv), Cap::Definite(_))
+        matches!(self.plan.inference.cap(v), Cap::Definite(_))
     }
 
     /// Whether `addr` is 8-aligned (only such words hold capabilities).

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn tx_alloca(&mut self, inst: V<'m>) {
         if self.vals.contains_key(&inst) {
             return; // a private stack slot, made in the prologue
@@ -282,10 +282,7 @@ impl<'m> FnTx<'_, 'm, '_> {
                 let ll = &self.m.ll;
                 ll.store(v.cap.unwrap_or_else(|| ll.zero(ty)), word, 8);
             } else if let Some(word) = self.stack_int_word(p.int, ty) {
-                let in_place = self
-                    .plan
-                    .inference
-                    .rewrites_in_place(inst.to_inkwell_instruction().expect("an instruction"));
+                let in_place = self.plan.inference.rewrites_in_place(inst);
                 if self.carries_cap(vo) && !in_place {
                     let c = self.int_cap(vo);
                     self.m.ll.store(c, word, 8);
@@ -297,10 +294,7 @@ impl<'m> FnTx<'_, 'm, '_> {
         if explain_inttoptr() && !self.carries_cap(vo) {
             self.explain_capless_store(inst, vo);
         }
-        let in_place = self
-            .plan
-            .inference
-            .rewrites_in_place(inst.to_inkwell_instruction().expect("an instruction"));
+        let in_place = self.plan.inference.rewrites_in_place(inst);
         if !atomic && !volatile && self.carries_cap(vo) && !in_place {
             let pcap = p.cap.unwrap_or_else(|| self.m.ll.null_ptr());
             let vcap = self.int_cap(vo);

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     pub(super) fn prologue(&mut self) {
         // A function that calls nothing cannot be on a cycle of calls, and
         // its loops poll on their back edges: it runs for a bounded time

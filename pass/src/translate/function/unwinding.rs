@@ -14,7 +14,7 @@ use super::super::ll::B;
 use super::super::runtime::call;
 use super::{FnTx, THREAD_UNWIND_FRAMES_OFFSET, V};
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// Links this function's frame record (if it has a personality) on the
     /// thread's chain. Runs at the end of the prologue.
     pub(super) fn push_frame(&mut self) {
@@ -209,7 +209,7 @@ pub(super) const SETJMP_NAMES: &[&str] = &["setjmp", "_setjmp", "__sigsetjmp", "
 /// symbol can take; renamed to `_setjmp` once the originals are gone.
 pub const NATIVE_SETJMP: &str = "gimso.native._setjmp";
 
-impl<'m> FnTx<'_, 'm, '_> {
+impl<'m> FnTx<'_, 'm> {
     /// Whether the body calls `setjmp` directly.
     pub(super) fn calls_setjmp(&self) -> bool {
         self.plan.calls_setjmp
