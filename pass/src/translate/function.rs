@@ -100,7 +100,11 @@ struct FnTx<'a, 'm> {
     /// Heap copies of private slots a call just got, to copy back after it.
     copied_for_call: Vec<(V<'m>, V<'m>)>,
     /// Escaping allocas created where first needed.
-    lazy: LazyAllocas<'m>,
+    /// Lazily made allocas (the plan's) → their frame slots, made by the
+    /// prologue.
+    lazy_slots: HashMap<V<'m>, V<'m>>,
+    /// Zeroing memsets translated with their alloca's creation.
+    lazy_done: HashSet<V<'m>>,
     va_obj: Option<Tx<'m>>,
     fixed_bytes: u64,
     sp: Option<M<'m>>,
@@ -211,7 +215,8 @@ pub fn translate_function<'m>(m: &mut ModTx<'m>, old: V<'m>) {
         stack_caps: HashMap::new(),
         frame_storage: HashMap::new(),
         copied_for_call: Vec::new(),
-        lazy: LazyAllocas::default(),
+        lazy_slots: HashMap::new(),
+        lazy_done: HashSet::new(),
         va_obj: None,
         fixed_bytes: 0,
         sp,
@@ -285,7 +290,6 @@ impl<'m> FnTx<'_, 'm> {
             let nb = self.m.ll.append_block(self.new, "");
             self.block_map.insert(b, nb);
         }
-        self.plan_lazy_allocas(cfg);
         self.m.ll.position_at_end(entry);
         self.set_loc_line0();
         self.prologue();

@@ -34,20 +34,19 @@ use super::FnTx;
 use super::unwinding::SETJMP_NAMES;
 use crate::escape::AllocaHome;
 
-/// Where the lazily created allocas of one function are made.
+/// Where the lazily created allocas of one function are made (part of
+/// the function's plan).
 #[derive(Default)]
 pub(super) struct LazyAllocas<'m> {
+    /// The allocas made lazily.
+    pub allocas: HashSet<V<'m>>,
     /// Old instruction → the allocas to create just before it.
     pub before: HashMap<V<'m>, Vec<V<'m>>>,
-    /// Lazy alloca → its frame slot (set by the prologue).
-    pub slots: HashMap<V<'m>, Option<V<'m>>>,
     /// Lazy alloca → its constant-offset GEPs, made right after it (each
     /// after its base).
     pub made_with: HashMap<V<'m>, Vec<V<'m>>>,
     /// Every GEP of `made_with`: skipped where it stands.
     pub derived: HashSet<V<'m>>,
-    /// Zeroing memsets translated with their alloca's creation.
-    pub done: HashSet<V<'m>>,
 }
 
 /// Whether `inst` calls `setjmp` or another function that returns twice.
@@ -100,96 +99,97 @@ fn is_lifetime_marker<'m>(inst: V<'m>) -> bool {
     callee.is_function() && callee.name().starts_with("llvm.lifetime.")
 }
 
-impl<'m> FnTx<'_, 'm> {
-    /// Decides, for every escaping static alloca of the entry block, where
-    /// it is created (module docs).
-    pub(super) fn plan_lazy_allocas(&mut self, cfg: &Cfg<'m>) {
-        let order = &cfg.order;
-        let Some(&entry) = order.first() else { return };
-        let blocks_insts: Vec<Vec<V<'m>>> = order.iter().map(|&b| b.instructions()).collect();
-        if blocks_insts.iter().flatten().any(|&i| returns_twice(i)) {
-            return;
+/// Decides, for every escaping static alloca of the entry block, where
+/// it is created (module docs).
+pub(super) fn plan<'m>(cfg: &Cfg<'m>, homes: &HashMap<V<'m>, AllocaHome>) -> LazyAllocas<'m> {
+    let mut out = LazyAllocas::default();
+    let order = &cfg.order;
+    let Some(&entry) = order.first() else {
+        return out;
+    };
+    let blocks_insts: Vec<Vec<V<'m>>> = order.iter().map(|&b| b.instructions()).collect();
+    if blocks_insts.iter().flatten().any(|&i| returns_twice(i)) {
+        return out;
+    }
+    let index = &cfg.index;
+    for &a in &blocks_insts[0] {
+        if a.opcode() != Opcode::LLVMAlloca || a.operand(0).const_int_value().is_none() {
+            continue;
         }
-        let index = &cfg.index;
-        for &a in &blocks_insts[0] {
-            if a.opcode() != Opcode::LLVMAlloca || a.operand(0).const_int_value().is_none() {
-                continue;
-            }
-            // Frame objects of every size: even a 16-byte one costs five
-            // instructions in the prologue, against a slot cleared there
-            // and a null test where it is made. QuickJS's interpreter
-            // function has 35 such locals (per-opcode `JSValue`
-            // temporaries whose address goes to helpers), of which a call
-            // uses a few: fib(20) ran 3.3% fewer instructions with them
-            // made lazily (SQLite 0.1% fewer).
-            if !matches!(
-                self.plan.homes.get(&a),
-                Some(AllocaHome::Heap(_) | AllocaHome::Frame)
-            ) {
-                continue;
-            }
-            // Every use as (block index, instruction before which it needs
-            // the object): a phi needs it at the end of its incoming block.
-            // Constant-offset GEPs of it (which LLVM hoists to the entry
-            // block) are made with it, and their uses count instead.
-            let values = with_field_addresses(a);
-            let mut points: Vec<(usize, V<'m>)> = Vec::new();
-            for &v in &values {
-                for user in v.users() {
-                    if is_lifetime_marker(user) || is_field_address(user, v) {
-                        continue;
-                    }
-                    if user.is_phi() {
-                        for (x, b) in user.incoming() {
-                            if x == v {
-                                if let (Some(&bi), Some(t)) = (index.get(&b), b.terminator()) {
-                                    points.push((bi, t));
-                                }
+        // Frame objects of every size: even a 16-byte one costs five
+        // instructions in the prologue, against a slot cleared there
+        // and a null test where it is made. QuickJS's interpreter
+        // function has 35 such locals (per-opcode `JSValue`
+        // temporaries whose address goes to helpers), of which a call
+        // uses a few: fib(20) ran 3.3% fewer instructions with them
+        // made lazily (SQLite 0.1% fewer).
+        if !matches!(homes.get(&a), Some(AllocaHome::Heap(_) | AllocaHome::Frame)) {
+            continue;
+        }
+        // Every use as (block index, instruction before which it needs
+        // the object): a phi needs it at the end of its incoming block.
+        // Constant-offset GEPs of it (which LLVM hoists to the entry
+        // block) are made with it, and their uses count instead.
+        let values = with_field_addresses(a);
+        let mut points: Vec<(usize, V<'m>)> = Vec::new();
+        for &v in &values {
+            for user in v.users() {
+                if is_lifetime_marker(user) || is_field_address(user, v) {
+                    continue;
+                }
+                if user.is_phi() {
+                    for (x, b) in user.incoming() {
+                        if x == v {
+                            if let (Some(&bi), Some(t)) = (index.get(&b), b.terminator()) {
+                                points.push((bi, t));
                             }
                         }
-                    } else if let Some(&bi) = index.get(&user.block()) {
-                        points.push((bi, user));
                     }
+                } else if let Some(&bi) = index.get(&user.block()) {
+                    points.push((bi, user));
                 }
             }
-            let Some(dom) = points
-                .iter()
-                .map(|&(b, _)| b)
-                .reduce(|x, y| cfg.common_dominator(x, y))
-            else {
-                continue; // unused, or used only in unreachable code
-            };
-            if order[dom] == entry {
-                continue;
-            }
-            let here = &blocks_insts[dom];
-            let first = points
-                .iter()
-                .filter(|&&(b, _)| b == dom)
-                .filter_map(|&(_, i)| here.iter().position(|&x| x == i))
-                .min();
-            let at = match first {
-                Some(pos) => here[pos],
-                None => match order[dom].terminator() {
-                    Some(t) => t,
-                    None => continue,
-                },
-            };
-            self.lazy.before.entry(at).or_default().push(a);
-            self.lazy.slots.insert(a, None);
-            let derived = values[1..].to_vec();
-            self.lazy.derived.extend(derived.iter().copied());
-            self.lazy.made_with.insert(a, derived);
         }
+        let Some(dom) = points
+            .iter()
+            .map(|&(b, _)| b)
+            .reduce(|x, y| cfg.common_dominator(x, y))
+        else {
+            continue; // unused, or used only in unreachable code
+        };
+        if order[dom] == entry {
+            continue;
+        }
+        let here = &blocks_insts[dom];
+        let first = points
+            .iter()
+            .filter(|&&(b, _)| b == dom)
+            .filter_map(|&(_, i)| here.iter().position(|&x| x == i))
+            .min();
+        let at = match first {
+            Some(pos) => here[pos],
+            None => match order[dom].terminator() {
+                Some(t) => t,
+                None => continue,
+            },
+        };
+        out.before.entry(at).or_default().push(a);
+        out.allocas.insert(a);
+        let derived = values[1..].to_vec();
+        out.derived.extend(derived.iter().copied());
+        out.made_with.insert(a, derived);
     }
+    out
+}
 
+impl<'m> FnTx<'_, 'm> {
     /// Whether `inst` is translated with a lazily created alloca rather
     /// than where it stands: the alloca itself (it gets no prologue
     /// object), a GEP made with it, or its zeroing memset.
     pub(super) fn made_elsewhere(&self, inst: V<'m>) -> bool {
-        self.lazy.slots.contains_key(&inst)
-            || self.lazy.derived.contains(&inst)
-            || self.lazy.done.contains(&inst)
+        self.plan.lazy.allocas.contains(&inst)
+            || self.plan.lazy.derived.contains(&inst)
+            || self.lazy_done.contains(&inst)
     }
 
     /// Whether `inst` zeroes (part of) an escaping alloca, in the
@@ -238,12 +238,12 @@ impl<'m> FnTx<'_, 'm> {
 
     /// In the prologue: a null frame slot for every lazy alloca.
     pub(super) fn lazy_alloca_slots(&mut self) {
-        let allocas = self.in_old_order(self.lazy.slots.keys().copied().collect());
+        let allocas = self.in_old_order(self.plan.lazy.allocas.iter().copied().collect());
         for a in allocas {
             let ll = &self.m.ll;
             let slot = ll.entry_alloca(self.new, ll.ptr());
             ll.store(ll.null_ptr(), slot, 8);
-            self.lazy.slots.insert(a, Some(slot));
+            self.lazy_slots.insert(a, slot);
         }
     }
 
@@ -263,11 +263,11 @@ impl<'m> FnTx<'_, 'm> {
     }
 
     pub(super) fn create_lazy_allocas(&mut self, inst: V<'m>) {
-        let Some(allocas) = self.lazy.before.get(&inst).cloned() else {
+        let Some(allocas) = self.plan.lazy.before.get(&inst).cloned() else {
             return;
         };
         for a in allocas {
-            let slot = self.lazy.slots[&a].expect("lazy slots are made first");
+            let slot = self.lazy_slots[&a];
             let ll = &self.m.ll;
             let size = ll.i64c(alloca_bytes(ll, a));
             let align = ll.i64c(stack_align(ll, a));
@@ -306,7 +306,7 @@ impl<'m> FnTx<'_, 'm> {
                 self.translate(inst);
                 self.m.ll.br(join);
                 self.m.ll.position_at_end(join);
-                self.lazy.done.insert(inst);
+                self.lazy_done.insert(inst);
                 self.m.stats.fresh_zeroings += 1;
             } else {
                 self.guard(ok, |s| {
@@ -340,7 +340,14 @@ impl<'m> FnTx<'_, 'm> {
     /// Translates the addresses derived from lazy alloca `a` (its
     /// constant-offset GEPs) from `a`'s current value.
     fn make_derived_addresses(&mut self, a: V<'m>) {
-        for gep in self.lazy.made_with.get(&a).cloned().unwrap_or_default() {
+        for gep in self
+            .plan
+            .lazy
+            .made_with
+            .get(&a)
+            .cloned()
+            .unwrap_or_default()
+        {
             self.tx_gep(gep);
         }
     }

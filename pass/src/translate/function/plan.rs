@@ -30,6 +30,8 @@ pub(super) struct Plan<'m> {
     pub call_free_headers: HashSet<B<'m>>,
     /// Whether the function calls `setjmp` (or a relative).
     pub calls_setjmp: bool,
+    /// Escaping allocas made where first needed ([`lazy_alloca`]).
+    pub lazy: LazyAllocas<'m>,
 }
 
 impl<'m> Plan<'m> {
@@ -73,6 +75,7 @@ impl<'m> Plan<'m> {
                 }
             }
         }
+        let lazy = lazy_alloca::plan(&cfg, &homes);
         Plan {
             homes,
             escape: crate::escape::Paths::new(old),
@@ -85,6 +88,7 @@ impl<'m> Plan<'m> {
             innermost_loop,
             call_free_headers,
             calls_setjmp,
+            lazy,
         }
     }
 }

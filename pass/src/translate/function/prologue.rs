@@ -177,7 +177,7 @@ impl<'m> FnTx<'_, 'm> {
         let words = 2 + 2 * size.div_ceil(8);
         let storage = ll.entry_alloca(self.new, ll.array_ty(ll.i64(), words));
         storage.set_alignment(16);
-        if self.lazy.slots.contains_key(&a) {
+        if self.plan.lazy.allocas.contains(&a) {
             self.frame_storage.insert(a, storage);
             return;
         }
