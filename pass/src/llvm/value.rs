@@ -563,15 +563,12 @@ impl<'m> Value<'m> {
     /// The source element type of a GEP instruction or constant expression.
     #[track_caller]
     pub fn gep_source_type(self) -> Type<'m> {
-        let ok = self.inst_opcode() == Some(Opcode::LLVMGetElementPtr)
-            || self.const_opcode() == Some(Opcode::LLVMGetElementPtr);
-        assert!(ok, "gep_source_type of a value that is not a GEP");
+        assert!(self.gep_like(), "gep_source_type of a value that is not a GEP");
         // SAFETY: a GEP (checked).
         unsafe { Type::from_raw(LLVMGetGEPSourceElementType(self.raw())) }.expect("GEP type")
     }
     #[track_caller]
     pub fn is_inbounds(self) -> bool {
-        // SAFETY: asked of GEPs only (checked in `gep_source_type`'s way).
         assert!(self.gep_like(), "is_inbounds of a value that is not a GEP");
         // SAFETY: a GEP (checked).
         unsafe { LLVMIsInBounds(self.raw()) != 0 }
