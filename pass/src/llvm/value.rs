@@ -563,7 +563,10 @@ impl<'m> Value<'m> {
     /// The source element type of a GEP instruction or constant expression.
     #[track_caller]
     pub fn gep_source_type(self) -> Type<'m> {
-        assert!(self.gep_like(), "gep_source_type of a value that is not a GEP");
+        assert!(
+            self.gep_like(),
+            "gep_source_type of a value that is not a GEP"
+        );
         // SAFETY: a GEP (checked).
         unsafe { Type::from_raw(LLVMGetGEPSourceElementType(self.raw())) }.expect("GEP type")
     }
