@@ -467,37 +467,6 @@ void __cxa_guard_release(uint64_t *guard) {
 
 void __cxa_guard_abort(uint64_t *guard) { ((unsigned char *)guard)[1] = 0; }
 
-/* Destructors of static objects, run by exit in reverse order. */
-typedef struct exit_fn {
-    void (*fn)(void *);
-    void *arg;
-    struct exit_fn *next;
-} exit_fn;
-
-static exit_fn *exit_fns;
-
-static void run_exit_fns(void) {
-    while (exit_fns) {
-        exit_fn *e = exit_fns;
-        exit_fns = e->next;
-        e->fn(e->arg);
-        free(e);
-    }
-}
-
-int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
-    (void)dso;
-    static int registered;
-    if (!registered) {
-        registered = 1;
-        atexit(run_exit_fns);
-    }
-    exit_fn *e = malloc(sizeof *e);
-    e->fn = fn;
-    e->arg = arg;
-    e->next = exit_fns;
-    exit_fns = e;
-    return 0;
-}
-
+/* Destructors of static objects are registered with the runtime's
+ * __cxa_atexit, which shares atexit's list. */
 void *__dso_handle = &__dso_handle;

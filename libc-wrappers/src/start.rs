@@ -106,25 +106,49 @@ pub unsafe extern "C" fn gimso_start_main(
     exit_program(code)
 }
 
-/// `atexit` handlers, in registration order.
-static HANDLERS: Mutex<Vec<FlightPtr>> = Mutex::new(Vec::new());
+/// A function to run at exit: an `atexit` handler, or a C++ static
+/// object's destructor registered with `__cxa_atexit` and its argument.
+#[derive(Clone, Copy)]
+enum ExitHandler {
+    Plain(FlightPtr),
+    WithArg(FlightPtr, FlightPtr),
+}
+
+/// Exit handlers, in registration order: `atexit` and `__cxa_atexit`
+/// share one list, so they run in the reverse order of registration
+/// however the two interleave, as C++ requires.
+static HANDLERS: Mutex<Vec<ExitHandler>> = Mutex::new(Vec::new());
+
+/// Keeps a capability the runtime holds until exit alive.
+fn keep_until_exit(p: FlightPtr) {
+    if p.lower() != 0 {
+        gimso_gc::register_global_object(p.lower());
+    }
+}
 
 /// Registers a compiled function to run at exit.
 pub fn register_atexit(f: FlightPtr) {
     // Function objects are globals or live as long as their code; keep a
     // heap one alive anyway.
-    gimso_gc::register_global_object(f.lower());
-    HANDLERS.lock().push(f);
+    keep_until_exit(f);
+    HANDLERS.lock().push(ExitHandler::Plain(f));
 }
 
-/// Runs the `atexit` handlers, last registered first (handlers registered
+/// Runs the exit handlers, last registered first (handlers registered
 /// meanwhile run too).
 pub fn run_atexit_handlers() {
     loop {
-        let Some(f) = HANDLERS.lock().pop() else {
+        let Some(h) = HANDLERS.lock().pop() else {
             return;
         };
-        Callee::check(f).call(&[], 0, "atexit handler");
+        match h {
+            ExitHandler::Plain(f) => {
+                Callee::check(f).call(&[], 0, "atexit handler");
+            }
+            ExitHandler::WithArg(f, arg) => {
+                Callee::check(f).call(&[CcArg::Ptr(arg)], 0, "static destructor");
+            }
+        }
     }
 }
 
@@ -161,6 +185,19 @@ wrapper! {
     /// `int atexit(void (*f)(void))`.
     fn atexit(f: FlightPtr) -> i32 {
         register_atexit(f);
+        0
+    }
+}
+
+wrapper! {
+    /// `int __cxa_atexit(void (*f)(void *), void *arg, void *dso)`: a C++
+    /// static object's destructor. Every compiled module is part of the
+    /// one program, so `dso` does not matter.
+    fn __cxa_atexit(f: FlightPtr, arg: FlightPtr, dso: FlightPtr) -> i32 {
+        let _ = dso;
+        keep_until_exit(f);
+        keep_until_exit(arg);
+        HANDLERS.lock().push(ExitHandler::WithArg(f, arg));
         0
     }
 }

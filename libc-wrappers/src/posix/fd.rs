@@ -163,6 +163,26 @@ wrapper! {
 }
 
 wrapper! {
+    /// `ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count)`:
+    /// the kernel copies between the files; the offset, when given, is read
+    /// and written back through one checked 8-byte access.
+    fn sendfile | sendfile64(out_fd: i32, in_fd: i32, offset: FlightPtr, count: usize) -> i64 {
+        let mut off = (offset.intval() != 0).then(|| {
+            mem::check_write(offset, 8);
+            let b = mem::read_bytes(offset, 8);
+            i64::from_ne_bytes(b[..8].try_into().unwrap_or([0; 8]))
+        });
+        let p = off.as_mut().map_or(core::ptr::null_mut(), |o| o as *mut i64);
+        // SAFETY: `p` is null or a private offset; the rest are integers.
+        let r = sys(|| unsafe { libc::sendfile(out_fd, in_fd, p, count) } as i64);
+        if let Some(o) = off {
+            mem::write_bytes(offset, &o.to_ne_bytes());
+        }
+        r
+    }
+}
+
+wrapper! {
     /// `int fsync(int fd)`.
     fn fsync(fd: i32) -> i32 {
         // SAFETY: fsync has no memory preconditions.

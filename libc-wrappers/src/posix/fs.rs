@@ -157,6 +157,47 @@ at_call! {
     fn unlinkat(flags: i32);
     /// `int mkdirat(int dirfd, const char *path, mode_t mode)`.
     fn mkdirat(mode: u32);
+    /// `int fchmodat(int dirfd, const char *path, mode_t mode, int flags)`.
+    fn fchmodat(mode: u32, flags: i32);
+}
+
+/// Bytes of `struct statvfs` (and `statvfs64`) on x86-64 glibc.
+const STATVFS: usize = size_of::<libc::statvfs>();
+const _: () = assert!(STATVFS == 112 && size_of::<libc::statvfs64>() == STATVFS);
+
+/// Runs a `statvfs`-like call `f` on a private image and writes it to
+/// `buf` (checked for the whole struct before the call).
+fn statvfs_into(buf: FlightPtr, f: impl FnOnce(*mut libc::statvfs) -> i32) -> i32 {
+    mem::check_write(buf, STATVFS);
+    let mut st = Raw::<STATVFS>::zeroed();
+    let out = st.as_mut::<libc::statvfs>();
+    let r = sys32(|| f(out));
+    if r == 0 {
+        st.write(buf);
+    }
+    r
+}
+
+wrapper! {
+    /// `int statvfs(const char *path, struct statvfs *buf)`.
+    fn statvfs | statvfs64(p: FlightPtr, buf: FlightPtr) -> i32 {
+        let path = path(p);
+        statvfs_into(buf, |out| {
+            // SAFETY: `path` is a NUL-terminated copy and `out` a private
+            // struct statvfs image.
+            unsafe { libc::statvfs(path.as_ptr().cast(), out) }
+        })
+    }
+}
+
+wrapper! {
+    /// `int fstatvfs(int fd, struct statvfs *buf)`.
+    fn fstatvfs | fstatvfs64(fd: i32, buf: FlightPtr) -> i32 {
+        statvfs_into(buf, |out| {
+            // SAFETY: `out` is a private struct statvfs image.
+            unsafe { libc::fstatvfs(fd, out) }
+        })
+    }
 }
 
 wrapper! {

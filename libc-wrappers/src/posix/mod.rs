@@ -43,6 +43,7 @@ pub mod process;
 pub mod pty;
 pub mod socket;
 pub mod spawn;
+pub mod syscall;
 pub mod termios;
 pub mod users;
 
