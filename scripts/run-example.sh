@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 cargo build --release --quiet -p gimso -p gimso-pass
+# Set-up: the C++ standard library gimso-c++ links (built once, cached).
+scripts/build-libcxx.sh
 mkdir -p target/examples
 ./target/release/gimso-cc -O2 -g -Wall -Werror examples/hello.c -o target/examples/hello
 ./target/examples/hello

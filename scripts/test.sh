@@ -18,6 +18,8 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo build --release (libgimso.a, libgimso.so)"
 cargo build --release --quiet
+echo "== the C++ standard library: libc++ built by gimso-c++ (scripts/build-libcxx.sh)"
+scripts/build-libcxx.sh
 echo "== cargo test"
 cargo test --workspace
 echo "== loom models (LOOM_MAX_PREEMPTIONS=${LOOM_MAX_PREEMPTIONS:=3})"

@@ -2,7 +2,7 @@
  * expect: run
  * exit: 134
  * flags: -Wno-exceptions
- * stderr: terminate called
+ * stderr: libc++abi: terminating due to uncaught exception of type int
  * stdout:
  * | before
  */

@@ -1,7 +1,7 @@
 /* gimso-test
  * expect: run
  * exit: 134
- * stderr: terminate called after throwing an exception of type
+ * stderr: libc++abi: terminating due to uncaught exception of type int
  * stdout:
  * | before
  */

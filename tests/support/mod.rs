@@ -137,7 +137,7 @@ pub fn build_runtime_libraries() -> PathBuf {
 }
 
 /// `gimso-cc`: `$GIMSO_CC`, or built once in release mode together with
-/// `libgimso.a`.
+/// `libgimso.a` and the C++ standard library.
 pub fn gimso_cc() -> &'static Path {
     static CC: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     CC.get_or_init(|| {
@@ -166,6 +166,12 @@ pub fn gimso_cc() -> &'static Path {
         let release = profile_dir().parent().expect("target dir").join("release");
         let cc = release.join("gimso-cc");
         assert!(cc.exists(), "{} was not built", cc.display());
+        // The C++ standard library gimso-c++ links (a no-op when current).
+        let status = Command::new(root().join("scripts/build-libcxx.sh"))
+            .current_dir(root())
+            .status()
+            .expect("run scripts/build-libcxx.sh");
+        assert!(status.success(), "scripts/build-libcxx.sh failed");
         cc
     })
 }

@@ -24,6 +24,9 @@ pub enum DriverError {
     Internal(String),
     /// `libgimso.a` was not found.
     RuntimeNotFound(RuntimeNotFound),
+    /// The C++ standard library built by gimso-c++ is not next to the
+    /// runtime (this directory was searched).
+    CxxLibraryMissing(std::path::PathBuf),
     /// A file could not be read, written or created.
     Io { what: String, error: io::Error },
     /// The link failed; its (rewritten) output has been printed.
@@ -79,6 +82,13 @@ impl fmt::Display for DriverError {
                  file (GIMSO_KEEP_TEMPS=1 keeps the intermediate files)"
             ),
             DriverError::RuntimeNotFound(e) => write!(f, "{e}"),
+            DriverError::CxxLibraryMissing(dir) => write!(
+                f,
+                "gimso-c++: error: the C++ standard library is not built (no {}): run \
+                 scripts/build-libcxx.sh in the gimso checkout, which compiles LLVM's libc++ \
+                 with gimso-c++ (about a minute on 2 cores)",
+                dir.join("STAMP").display()
+            ),
             DriverError::Io { what, error } => write!(f, "gimso-cc: error: {what}: {error}"),
             DriverError::Link { code } => {
                 write!(f, "gimso-cc: error: linking failed with exit code {code}")

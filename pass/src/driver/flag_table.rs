@@ -228,6 +228,11 @@ pub const FLAGS: &[Flag] = &[
     prefix("-std=", SOURCE),
     exact("-nostdinc", SOURCE),
     exact("-nostdinc++", SOURCE),
+    exact("-stdlib=libc++", SOURCE),
+    refused(
+        "-stdlib=libstdc++",
+        "gimso-c++ uses its own libc++, compiled by gimso-c++; the system's libstdc++ is not checked",
+    ),
     split("-idirafter", SOURCE),
     split("-iquote", SOURCE),
     exact("-ansi", SOURCE),

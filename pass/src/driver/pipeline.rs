@@ -152,6 +152,30 @@ impl Driver<'_> {
         Ok(["-isystem".into(), dir.into_os_string()])
     }
 
+    /// For C++: `-nostdinc++ -isystem <libc++ headers>`, unless the command
+    /// line chose its own standard headers (`-nostdinc++`, `-nostdinc`).
+    fn cxx_headers(&self) -> Result<Vec<OsString>, DriverError> {
+        let own = |f: &String| f == "-nostdinc++" || f == "-nostdinc";
+        if !self.inv.cxx || self.inv.compile_flags.iter().any(own) {
+            return Ok(Vec::new());
+        }
+        let lib = find_cxx_library(&self.runtime()?)?;
+        Ok(vec![
+            "-nostdinc++".into(),
+            "-isystem".into(),
+            lib.include.into_os_string(),
+        ])
+    }
+
+    fn runtime(&self) -> Result<PathBuf, DriverError> {
+        find_runtime(
+            self.inv.gimso_libdir.as_deref(),
+            self.env.exe.as_deref(),
+            self.env.env_libdir.as_deref(),
+        )
+        .map_err(DriverError::RuntimeNotFound)
+    }
+
     fn opt_flag(&self) -> String {
         format!("-O{}", self.inv.opt_level)
     }
@@ -165,6 +189,7 @@ impl Driver<'_> {
         cmd.arg(self.opt_flag())
             .args(&self.inv.compile_flags)
             .args(PREPROCESSOR_FLAGS)
+            .args(self.cxx_headers()?)
             .args(self.system_headers()?);
         let count = self.inv.inputs.len();
         for (i, input) in self.inv.inputs.iter().enumerate() {
@@ -227,18 +252,14 @@ impl Driver<'_> {
     /// Default mode: compile each source to a temporary object, then link.
     fn compile_and_link(&self) -> Result<(), DriverError> {
         let inv = self.inv;
-        let runtime = find_runtime(
-            inv.gimso_libdir.as_deref(),
-            self.env.exe.as_deref(),
-            self.env.env_libdir.as_deref(),
-        )
-        .map_err(DriverError::RuntimeNotFound)?;
+        let runtime = self.runtime()?;
         let output = inv.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
         let tmp = self.tempdir()?;
         let mut first_err = None;
         let mut link_inputs: Vec<OsString> = Vec::new();
         let mut renames = Vec::new();
         let mut index = 0;
+        let mut wants_cxx = inv.cxx;
         for input in &inv.inputs {
             match input {
                 Input::C(src) => {
@@ -257,14 +278,21 @@ impl Driver<'_> {
                     link_inputs.push(obj.into_os_string());
                 }
                 Input::Object(path) => link_inputs.push(path.clone().into_os_string()),
+                // gimso's own libc++ stands for the system's C++ libraries.
+                Input::Library(name) if CXX_LIBRARY_NAMES.contains(&name.as_str()) => {
+                    wants_cxx = true;
+                }
                 Input::Library(name) => link_inputs.push(format!("-l{name}").into()),
             }
         }
         if let Some(code) = first_err {
             return Err(DriverError::Reported { code });
         }
-        if inv.cxx {
-            link_inputs.push(self.cxx_support(&tmp, &runtime)?.into_os_string());
+        if wants_cxx {
+            let lib = find_cxx_library(&runtime)?;
+            link_inputs.push("-Wl,--start-group".into());
+            link_inputs.extend(lib.archives.map(PathBuf::into_os_string));
+            link_inputs.push("-Wl,--end-group".into());
         }
         let mut cmd = self.clang();
         cmd.args(&inv.link_flags);
@@ -277,51 +305,6 @@ impl Driver<'_> {
         let result = self.link(cmd, &renames);
         drop(tmp);
         result
-    }
-
-    /// The object of `cxx/cxxabi.c` (the C++ ABI support, compiled by
-    /// gimso-cc itself), cached next to the runtime archive when that
-    /// directory is writable.
-    fn cxx_support(&self, tmp: &TempDir, runtime: &Path) -> Result<PathBuf, DriverError> {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in CXXABI_C
-            .bytes()
-            .chain(GIMSO_H.bytes())
-            .chain(version_line().bytes())
-        {
-            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-        let name = format!("gimso-cxxabi-{h:016x}.o");
-        let cached = runtime.with_file_name(&name);
-        if cached.is_file() {
-            return Ok(cached);
-        }
-        let io = |what: &str, error| DriverError::Io {
-            what: what.to_owned(),
-            error,
-        };
-        let src = tmp.path().join("gimso-cxxabi.c");
-        std::fs::write(&src, CXXABI_C).map_err(|e| io("cannot write the C++ support source", e))?;
-        std::fs::write(tmp.path().join("gimso.h"), GIMSO_H)
-            .map_err(|e| io("cannot write gimso.h", e))?;
-        let obj = tmp.path().join(&name);
-        let exe = std::env::current_exe().map_err(|e| io("cannot find gimso-cc itself", e))?;
-        let mut cmd = Command::new(exe);
-        cmd.args(["-x", "c", "-O2", "-fexceptions", "-c"])
-            .arg(&src)
-            .arg("-o")
-            .arg(&obj);
-        if let Some(c) = self.env.clang.to_str().filter(|c| !c.is_empty()) {
-            cmd.env("GIMSO_CLANG", c);
-        }
-        self.status(cmd)?;
-        // Publish atomically; if the directory is read-only, use ours.
-        let staged = runtime.with_file_name(format!("{name}.{}", std::process::id()));
-        if std::fs::copy(&obj, &staged).is_ok() && std::fs::rename(&staged, &cached).is_ok() {
-            return Ok(cached);
-        }
-        let _ = std::fs::remove_file(&staged);
-        Ok(obj)
     }
 
     fn sources(&self) -> impl Iterator<Item = &PathBuf> {
@@ -365,6 +348,7 @@ impl Driver<'_> {
             .args(&inv.compile_flags)
             .args(FRONT_HALF_FLAGS)
             .args(PREPROCESSOR_FLAGS)
+            .args(self.cxx_headers()?)
             .args(self.system_headers()?);
         if !user_debug {
             cmd.arg("-gline-tables-only");

@@ -1,5 +1,6 @@
 //! Finding the tools and files a compile needs: clang, the runtime
-//! archive, a fast linker, the headers and C++ support written on first use.
+//! archive, a fast linker, the headers written on first use, the C++
+//! standard library.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -67,10 +68,44 @@ pub fn system_header_dir(bases: &[PathBuf]) -> Result<PathBuf, DriverError> {
     })
 }
 
-/// The C++ ABI support every C++ program links (compiled on first use).
-pub(super) const CXXABI_C: &str = include_str!("../../../cxx/cxxabi.c");
-/// `gimso.h`, which [`CXXABI_C`] includes.
-pub(super) const GIMSO_H: &str = include_str!("../../../include/gimso.h");
+/// The directory, next to the runtime archive, holding the C++ standard
+/// library gimso-c++ compiles and links against: LLVM's libc++ and
+/// libc++abi compiled by gimso-c++ (`scripts/build-libcxx.sh` writes it).
+pub const CXX_LIBRARY_DIR: &str = "gimso-libcxx";
+
+/// Libraries a C++ link names that gimso's own libc++ stands for: the
+/// system's builds of them are not compiled by gimso.
+pub const CXX_LIBRARY_NAMES: &[&str] = &["stdc++", "c++", "c++abi", "supc++"];
+
+/// The C++ standard library: its headers and its two archives.
+#[derive(Clone, Debug)]
+pub struct CxxLibrary {
+    /// `include/c++/v1`, put before the C library's headers.
+    pub include: PathBuf,
+    /// `libc++.a`, then `libc++abi.a`.
+    pub archives: [PathBuf; 2],
+}
+
+/// The C++ library next to `runtime` (the path of `libgimso.a`), if it has
+/// been built completely (its `STAMP` is written last).
+pub fn find_cxx_library(runtime: &Path) -> Result<CxxLibrary, DriverError> {
+    let dir = runtime
+        .parent()
+        .unwrap_or_else(|| Path::new("."))
+        .join(CXX_LIBRARY_DIR);
+    let lib = CxxLibrary {
+        include: dir.join("include/c++/v1"),
+        archives: [dir.join("lib/libc++.a"), dir.join("lib/libc++abi.a")],
+    };
+    let complete = dir.join("STAMP").is_file()
+        && lib.include.join("__config_site").is_file()
+        && lib.archives.iter().all(|a| a.is_file());
+    if complete {
+        Ok(lib)
+    } else {
+        Err(DriverError::CxxLibraryMissing(dir))
+    }
+}
 
 /// Linkers tried, fastest first, when the user names none: the runtime
 /// archive is large (Rust std, the symboliser), and the default BFD linker
