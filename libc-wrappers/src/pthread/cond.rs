@@ -21,11 +21,15 @@ const SIZE: usize = 48;
 const TOUCHED: usize = 8;
 const CLOCK: usize = 4;
 
-/// `pthread_cond_wait` / `timedwait`.
-fn wait(c: FlightPtr, m: FlightPtr, abstime: Option<FlightPtr>) -> i32 {
+/// `pthread_cond_wait` / `timedwait` / `clockwait`: `clock` overrides the
+/// clock the condition variable was made with.
+fn wait(c: FlightPtr, m: FlightPtr, abstime: Option<FlightPtr>, clock: Option<i32>) -> i32 {
     let r = Region::check(c, TOUCHED);
     let seq = r.word(0);
-    let realtime = r.word(CLOCK).load() != libc::CLOCK_MONOTONIC as u32;
+    let realtime = match clock {
+        Some(clock) => clock != libc::CLOCK_MONOTONIC,
+        None => r.word(CLOCK).load() != libc::CLOCK_MONOTONIC as u32,
+    };
     let m = Mutex::check(m);
     let deadline = match abstime.map(|p| Deadline::read(p, realtime)).transpose() {
         Ok(d) => d,
@@ -70,7 +74,7 @@ wrapper! {
 wrapper! {
     /// `int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)`.
     fn pthread_cond_wait(c: FlightPtr, m: FlightPtr) -> i32 {
-        wait(c, m, None)
+        wait(c, m, None, None)
     }
 }
 
@@ -78,7 +82,19 @@ wrapper! {
     /// `int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
     /// const struct timespec *abstime)`.
     fn pthread_cond_timedwait(c: FlightPtr, m: FlightPtr, abstime: FlightPtr) -> i32 {
-        wait(c, m, Some(abstime))
+        wait(c, m, Some(abstime), None)
+    }
+}
+
+wrapper! {
+    /// `int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
+    /// clockid_t clock, const struct timespec *abstime)`: the deadline on
+    /// `CLOCK_MONOTONIC` or `CLOCK_REALTIME` (others are `EINVAL`).
+    fn pthread_cond_clockwait(c: FlightPtr, m: FlightPtr, clock: i32, abstime: FlightPtr) -> i32 {
+        if clock != libc::CLOCK_MONOTONIC && clock != libc::CLOCK_REALTIME {
+            return libc::EINVAL;
+        }
+        wait(c, m, Some(abstime), Some(clock))
     }
 }
 
