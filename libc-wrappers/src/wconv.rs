@@ -426,8 +426,8 @@ wrapper! {
 }
 
 /// `swprintf`/`vswprintf` into `buf` of `n` wide characters: the output
-/// and its terminator if they fit (the count returned), else the first
-/// `n - 1` and a terminator, and -1, as glibc does.
+/// and its terminator if they fit (the count returned), else, as glibc
+/// does, only the first `n - 1` characters (no terminator) and -1.
 fn wprint_into(buf: FlightPtr, n: usize, fmt: FlightPtr, src: &mut impl ArgSource) -> i32 {
     let fmt = crate::wchar::wcs_nul(fmt);
     let mut out = match format_wide(&fmt[..fmt.len() - 1], src) {
@@ -437,15 +437,15 @@ fn wprint_into(buf: FlightPtr, n: usize, fmt: FlightPtr, src: &mut impl ArgSourc
             return -1;
         }
     };
-    if n == 0 {
-        return -1;
-    }
     let len = out.len();
-    let fits = len < n && len <= i32::MAX as usize;
-    out.truncate(len.min(n - 1));
-    out.push(0);
+    if len < n && len <= i32::MAX as usize {
+        out.push(0);
+        mem::write_bytes(buf, &units_bytes(&out));
+        return len as i32;
+    }
+    out.truncate(n.saturating_sub(1));
     mem::write_bytes(buf, &units_bytes(&out));
-    if fits { len as i32 } else { -1 }
+    -1
 }
 
 wrapper! {
