@@ -92,7 +92,7 @@ wrapper! {
         };
         CATALOGS.remove(catd.intval() as u64);
         // SAFETY: glibc's catalog, closed once (removed from the table).
-        let r = unsafe { sys::catclose(c as *mut c_void) };
+        let r = unsafe { sys::catclose(c) };
         if r != 0 {
             errno::sync_from_libc();
         }

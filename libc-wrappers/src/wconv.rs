@@ -136,7 +136,9 @@ fn mbs_to_wcs(
         } else {
             r
         };
-        mem::write_bytes(dst, &units_bytes(&out[..written.min(out.len())]));
+        let written = written.min(out.len());
+        mem::check_write(dst, written * W);
+        mem::write_bytes(dst, &units_bytes(&out[..written]));
         let moved = if at.is_null() {
             FlightPtr::NULL
         } else {
@@ -225,7 +227,9 @@ fn wcs_to_mbs(
         } else {
             r
         };
-        mem::write_bytes(dst, &out[..written.min(out.len())]);
+        let written = written.min(out.len());
+        mem::check_write(dst, written);
+        mem::write_bytes(dst, &out[..written]);
         let moved = if at.is_null() {
             FlightPtr::NULL
         } else {
@@ -440,10 +444,12 @@ fn wprint_into(buf: FlightPtr, n: usize, fmt: FlightPtr, src: &mut impl ArgSourc
     let len = out.len();
     if len < n && len <= i32::MAX as usize {
         out.push(0);
+        mem::check_write(buf, out.len() * W);
         mem::write_bytes(buf, &units_bytes(&out));
         return len as i32;
     }
     out.truncate(n.saturating_sub(1));
+    mem::check_write(buf, out.len() * W);
     mem::write_bytes(buf, &units_bytes(&out));
     -1
 }

@@ -223,9 +223,14 @@ fn table<T: Copy>(base: *const T) -> FlightPtr {
     if base.is_null() {
         return FlightPtr::NULL;
     }
-    let mut tables = TABLES.lock();
-    let map = tables.get_or_insert_with(HashMap::new);
-    if let Some(p) = map.get(&(base as usize)) {
+    // Looked up and inserted under the lock, allocated outside it: an
+    // allocation is a safepoint, and a thread waiting for the lock could
+    // not answer the collector.
+    if let Some(p) = TABLES
+        .lock()
+        .get_or_insert_with(HashMap::new)
+        .get(&(base as usize))
+    {
         return *p;
     }
     const ENTRIES: usize = 384;
@@ -243,8 +248,13 @@ fn table<T: Copy>(base: *const T) -> FlightPtr {
     gimso_gc::register_global_object(copy.lower());
     mem::make_readonly(copy);
     let p = copy.offset((128 * size) as isize);
-    map.insert(base as usize, p);
-    p
+    // Another thread may have published the same table meanwhile: the
+    // first copy is the one kept (the other is only a little memory).
+    *TABLES
+        .lock()
+        .get_or_insert_with(HashMap::new)
+        .entry(base as usize)
+        .or_insert(p)
 }
 
 /// The read-only string object for a category name.
@@ -254,14 +264,20 @@ fn name_string(name: *const c_char) -> FlightPtr {
     }
     // SAFETY: glibc's locale names are NUL-terminated.
     let bytes = unsafe { core::ffi::CStr::from_ptr(name) }.to_bytes();
-    let mut names = NAME_STRINGS.lock();
-    let map = names.get_or_insert_with(HashMap::new);
-    if let Some(h) = map.get(bytes) {
+    if let Some(h) = NAME_STRINGS
+        .lock()
+        .get_or_insert_with(HashMap::new)
+        .get(bytes)
+    {
         return h.get();
     }
     let p = mem::alloc_c_string(bytes, true);
-    map.insert(bytes.to_vec(), Held::new(p));
-    p
+    NAME_STRINGS
+        .lock()
+        .get_or_insert_with(HashMap::new)
+        .entry(bytes.to_vec())
+        .or_insert_with(|| Held::new(p))
+        .get()
 }
 
 /// The program's object for glibc's new locale `real`, registered under a
@@ -604,8 +620,8 @@ wrapper! {
     }
 }
 
-/// The locale's decimal point (`RADIXCHAR`).
-pub fn decimal_point(l: RawLocale) -> Vec<u8> {
+/// The decimal point (`RADIXCHAR`) of `l`, a live locale from [`raw_for`].
+pub(crate) fn decimal_point(l: RawLocale) -> Vec<u8> {
     const RADIXCHAR: c_int = 0x10000;
     // SAFETY: a live locale; nl_langinfo_l returns a NUL-terminated
     // string that stays valid while the locale does.

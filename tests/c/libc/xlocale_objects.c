@@ -1,5 +1,6 @@
 /* gimso-test
  * expect: run
+ * env: GIMSO_GC_TORTURE=20
  * stdout:
  * | names C C.UTF-8
  * | ctype 1 0 1 1 0 1
