@@ -375,8 +375,9 @@ unsafe fn call_f80(f: unsafe extern "C" fn(), a: usize, b: usize, c: usize) -> [
     // empty on entry (the C ABI) and `fstp` pops the one result, leaving
     // it empty again; r12 is callee-saved, so it still points at `image`
     // after the call; clobber_abi("C") covers every register the callee
-    // may change, and the asm block (no `nostack`) may push a return
-    // address.
+    // may change; without `nostack` the compiler aligns the stack pointer
+    // for a call at the block's start and keeps nothing in the red zone,
+    // so pushing the return address is allowed.
     unsafe {
         core::arch::asm!(
             "call {f}",
