@@ -385,6 +385,11 @@ wrapper! {
     /// on success `base` (if any) is consumed, as glibc may have changed
     /// and reused it: its object is retired.
     fn newlocale | __newlocale(mask: i32, name: FlightPtr, base: FlightPtr) -> FlightPtr {
+        if name.intval() == 0 {
+            // glibc refuses a missing name before touching anything.
+            errno::set(libc::EINVAL);
+            return FlightPtr::NULL;
+        }
         let name = mem::c_string_nul(name);
         let base = if base.intval() == 0 && base.lower() == 0 {
             None

@@ -16,6 +16,7 @@
  * | dup 1 1
  * | base 1
  * | mbmax 1 6
+ * | refused 1 1
  */
 /* POSIX 2008 locales: newlocale objects readable as glibc's struct (the
  * <ctype.h> macros read __ctype_b and the case tables), the _l functions
@@ -23,6 +24,7 @@
  * with a base. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +84,8 @@ int main(void) {
     size_t inside = MB_CUR_MAX;
     uselocale(LC_GLOBAL_LOCALE);
     printf("mbmax %zu %zu\n", MB_CUR_MAX, inside);
+    locale_t none = newlocale(LC_ALL_MASK, "no_SUCH.locale", (locale_t)0);
+    printf("refused %d %d\n", none == NULL, errno == ENOENT);
     freelocale(mixed);
     freelocale(d1);
     freelocale(c);
