@@ -1,5 +1,6 @@
 /* gimso-test
  * expect: run
+ * native: differs (natively freelocale frees glibc's locale while the other thread still uses it)
  * stdout:
  * | thread 1 1 1.5 1
  * | after free 1 2.25 1
