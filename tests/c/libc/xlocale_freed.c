@@ -1,6 +1,6 @@
 /* gimso-test
  * expect: error use after free
- * line: 19
+ * line: 20
  * native: no-asan (glibc reads the freed locale inside libc, out of ASan's view)
  * stdout:
  * | before 1.5
