@@ -237,13 +237,25 @@ unsafe extern "C" {
     fn c_tzset();
 }
 
-/// `strftime` into a native buffer of `max` bytes; the result with its
-/// NUL, or `None` when it does not fit.
-fn format_time(max: usize, fmt: &[u8], tm: &libc::tm) -> Option<Vec<u8>> {
+/// `strftime` (or `strftime_l` in `locale`) into a native buffer of
+/// `max` bytes; the result with its NUL, or `None` when it does not fit.
+fn format_time(
+    max: usize,
+    fmt: &[u8],
+    tm: &libc::tm,
+    locale: Option<crate::xlocale::RawLocale>,
+) -> Option<Vec<u8>> {
     let mut buf = vec![0u8; max.max(1)];
+    let (out, f) = (buf.as_mut_ptr().cast(), fmt.as_ptr().cast());
     // SAFETY: buf has max bytes (at least 1); fmt is NUL-terminated; tm is
-    // a local whose tm_zone is null or a NUL-terminated local copy.
-    let n = unsafe { libc::strftime(buf.as_mut_ptr().cast(), max, fmt.as_ptr().cast(), tm) };
+    // a local whose tm_zone is null or a NUL-terminated local copy; a
+    // locale given is a live one.
+    let n = unsafe {
+        match locale {
+            Some(l) => crate::xlocale::sys::strftime_l(out, max, f, tm, l),
+            None => libc::strftime(out, max, f, tm),
+        }
+    };
     if n == 0 && !(max > 0 && fmt.first() == Some(&0)) {
         return None;
     }
@@ -251,32 +263,42 @@ fn format_time(max: usize, fmt: &[u8], tm: &libc::tm) -> Option<Vec<u8>> {
     Some(buf)
 }
 
+/// `strftime` and `strftime_l`: the whole `max` bytes at `s` must be
+/// writable (C leaves them indeterminate when the result does not fit);
+/// `tm_zone` is followed (checked) only when the format has `%Z`.
+pub fn strftime_in(
+    s: FlightPtr,
+    max: usize,
+    fmt: FlightPtr,
+    tm: FlightPtr,
+    locale: Option<crate::xlocale::RawLocale>,
+) -> usize {
+    mem::check_write(s, max);
+    let fmt = mem::c_string_nul(fmt);
+    let mut native = read_tm(tm);
+    let zone_name;
+    if fmt.windows(2).any(|w| w == b"%Z") {
+        let zone = mem::load_ptr(tm.offset(ZONE as isize));
+        zone_name = if zone.intval() == 0 {
+            vec![0]
+        } else {
+            mem::c_string_nul(zone)
+        };
+        native.tm_zone = zone_name.as_ptr().cast();
+    }
+    match format_time(max, &fmt, &native, locale) {
+        Some(out) => {
+            mem::write_bytes(s, &out);
+            out.len() - 1
+        }
+        None => 0,
+    }
+}
+
 wrapper! {
-    /// `size_t strftime(char *s, size_t max, const char *fmt, const struct tm *tm)`:
-    /// the whole `max` bytes at `s` must be writable (C leaves them
-    /// indeterminate when the result does not fit); `tm_zone` is followed
-    /// (checked) only when the format has `%Z`.
+    /// `size_t strftime(char *s, size_t max, const char *fmt, const struct tm *tm)`.
     fn strftime(s: FlightPtr, max: usize, fmt: FlightPtr, tm: FlightPtr) -> usize {
-        mem::check_write(s, max);
-        let fmt = mem::c_string_nul(fmt);
-        let mut native = read_tm(tm);
-        let zone_name;
-        if fmt.windows(2).any(|w| w == b"%Z") {
-            let zone = mem::load_ptr(tm.offset(ZONE as isize));
-            zone_name = if zone.intval() == 0 {
-                vec![0]
-            } else {
-                mem::c_string_nul(zone)
-            };
-            native.tm_zone = zone_name.as_ptr().cast();
-        }
-        match format_time(max, &fmt, &native) {
-            Some(out) => {
-                mem::write_bytes(s, &out);
-                out.len() - 1
-            }
-            None => 0,
-        }
+        strftime_in(s, max, fmt, tm, None)
     }
 }
 

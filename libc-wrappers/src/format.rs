@@ -398,6 +398,51 @@ pub fn format(fmt: &[u8], src: &mut impl ArgSource) -> Result<Vec<u8>, FormatErr
     if let Some(out) = format_plain(fmt, src) {
         return Ok(out);
     }
+    let mut out = Vec::with_capacity(fmt.len() + 32);
+    format_into(fmt, src, &mut out, |out, l| out.extend_from_slice(l))?;
+    Ok(out)
+}
+
+/// Formats the wide format `fmt` (`wchar_t` units, without the
+/// terminator) as `swprintf` does, into wide units. `%s` and `%c` convert
+/// from the locale's multibyte encoding, `%ls` and `%lc` take wide
+/// characters; `%n` stores the count of wide characters produced so far.
+pub fn format_wide(fmt: &[i32], src: &mut impl ArgSource) -> Result<Vec<i32>, FormatError> {
+    // The conversion syntax is ASCII: parse a byte image of the format in
+    // which every other unit is a byte no conversion contains, and take
+    // literal text from the wide format by position.
+    let image: Vec<u8> = fmt
+        .iter()
+        .map(|&u| {
+            if (1..0x80).contains(&u) {
+                u as u8
+            } else {
+                0x80
+            }
+        })
+        .collect();
+    let base = image.as_ptr() as usize;
+    let mut out = WideOut(Vec::with_capacity(fmt.len() + 32));
+    format_into(&image, src, &mut out, |out, l| {
+        let at = (l.as_ptr() as usize).wrapping_sub(base);
+        if at < fmt.len() {
+            out.0.extend_from_slice(&fmt[at..at + l.len()]);
+        } else {
+            // Text the parser made itself ("%" of "%%").
+            out.0.extend(l.iter().map(|&b| i32::from(b)));
+        }
+    })?;
+    Ok(out.0)
+}
+
+/// The loop of [`format`] and [`format_wide`]: literal text goes through
+/// `literal`, conversions through the sink.
+fn format_into<S: Sink>(
+    fmt: &[u8],
+    src: &mut impl ArgSource,
+    out: &mut S,
+    mut literal: impl FnMut(&mut S, &[u8]),
+) -> Result<(), FormatError> {
     // Positions are written `%N$`: no '$', no second parse.
     let positional = fmt.contains(&b'$')
         && Pieces::new(fmt).any(|p| match p {
@@ -409,11 +454,10 @@ pub fn format(fmt: &[u8], src: &mut impl ArgSource) -> Result<Vec<u8>, FormatErr
     } else {
         None
     };
-    let mut out = Vec::with_capacity(fmt.len() + 32);
     let mut scratch = Vec::new();
     for piece in Pieces::new(fmt) {
         match piece {
-            Piece::Literal(l) | Piece::Unknown(l) => out.extend_from_slice(l),
+            Piece::Literal(l) | Piece::Unknown(l) => literal(out, l),
             Piece::Conv(spec) => {
                 let mut next = |kind: Kind, pos: Option<usize>| match (&mut values, pos) {
                     (Some(vals), Some(n)) => {
@@ -421,11 +465,77 @@ pub fn format(fmt: &[u8], src: &mut impl ArgSource) -> Result<Vec<u8>, FormatErr
                     }
                     _ => fetch(src, kind),
                 };
-                convert(&spec, &mut next, &mut out, &mut scratch)?;
+                convert(&spec, &mut next, out, &mut scratch)?;
             }
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Where [`convert`] puts a conversion's output.
+trait Sink {
+    /// Wide output (`swprintf`): `%s` strings are multibyte text.
+    const WIDE: bool;
+    /// Characters produced so far (what `%n` stores).
+    fn produced(&self) -> usize;
+    /// Appends the commonest conversions directly (see [`plain`]); false
+    /// if the sink leaves them to glibc.
+    fn plain(&mut self, conv: u8, length: &[u8], value: CValue) -> bool;
+    /// Formats one conversion with glibc and appends it.
+    fn glibc(&mut self, spec: &[u8], value: CValue) -> Result<(), FormatError>;
+}
+
+impl Sink for Vec<u8> {
+    const WIDE: bool = false;
+    fn produced(&self) -> usize {
+        self.len()
+    }
+    fn plain(&mut self, conv: u8, length: &[u8], value: CValue) -> bool {
+        plain(conv, length, value, self)
+    }
+    fn glibc(&mut self, spec: &[u8], value: CValue) -> Result<(), FormatError> {
+        c_format(spec, value, self)
+    }
+}
+
+/// Wide output.
+struct WideOut(Vec<i32>);
+
+impl Sink for WideOut {
+    const WIDE: bool = true;
+    fn produced(&self) -> usize {
+        self.0.len()
+    }
+    fn plain(&mut self, _: u8, _: &[u8], _: CValue) -> bool {
+        false
+    }
+    fn glibc(&mut self, spec: &[u8], value: CValue) -> Result<(), FormatError> {
+        let mut wspec: Vec<i32> = spec.iter().map(|&b| i32::from(b)).collect();
+        if wspec.last() != Some(&0) {
+            wspec.push(0);
+        }
+        let mut cap = 256;
+        loop {
+            let mut buf = vec![0i32; cap];
+            // SAFETY: __errno_location returns the calling thread's errno.
+            unsafe { *libc::__errno_location() = 0 };
+            let n = vswprintf_one(&mut buf, &wspec, value);
+            if n >= 0 {
+                self.0.extend_from_slice(&buf[..n as usize]);
+                return Ok(());
+            }
+            // SAFETY: as above.
+            let e = unsafe { *libc::__errno_location() };
+            // glibc returns -1 both when the output does not fit (errno
+            // untouched) and for an unconvertible character.
+            if e != 0 || cap >= 1 << 28 {
+                return Err(FormatError {
+                    errno: if e != 0 { e } else { libc::EOVERFLOW },
+                });
+            }
+            cap *= 4;
+        }
+    }
 }
 
 /// The commonest formats, formatted without parsing each conversion into
@@ -578,10 +688,10 @@ fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     &buf[at..]
 }
 
-fn convert(
+fn convert<S: Sink>(
     spec: &Spec,
     next: &mut impl FnMut(Kind, Option<usize>) -> Value,
-    out: &mut Vec<u8>,
+    out: &mut S,
     scratch: &mut Vec<u8>,
 ) -> Result<(), FormatError> {
     let mut flags = spec.flags;
@@ -611,7 +721,7 @@ fn convert(
     let value = match conv {
         b'n' => {
             let p = next(Kind::Ptr, spec.position).ptr();
-            let count = out.len() as u64;
+            let count = out.produced() as u64;
             let bytes = count.to_ne_bytes();
             let size = match length {
                 b"hh" => 1,
@@ -646,6 +756,9 @@ fn convert(
                 CValue::Ptr(core::ptr::null())
             } else {
                 let n = match precision {
+                    // A wide precision counts wide characters, each up
+                    // to MB_CUR_MAX bytes of the string.
+                    Some(max) if S::WIDE => mem::c_strnlen(p, max.saturating_mul(mb_cur_max())),
                     Some(max) => mem::c_strnlen(p, max),
                     None => mem::c_strlen(p),
                 };
@@ -669,7 +782,7 @@ fn convert(
             Some(Kind::Ptr) | None => CValue::None,
         },
     };
-    if flags == 0 && width.is_none() && precision.is_none() && plain(conv, length, value, out) {
+    if flags == 0 && width.is_none() && precision.is_none() && out.plain(conv, length, value) {
         return Ok(());
     }
     if let CValue::Long(_) = value {
@@ -701,7 +814,16 @@ fn convert(
     }
     c.push(conv);
     c.push(0);
-    c_format(&c.buf[..c.len], value, out)
+    out.glibc(&c.buf[..c.len], value)
+}
+
+/// `MB_CUR_MAX` of the calling thread's locale.
+fn mb_cur_max() -> usize {
+    unsafe extern "C" {
+        fn __ctype_get_mb_cur_max() -> usize;
+    }
+    // SAFETY: no arguments.
+    unsafe { __ctype_get_mb_cur_max() }
 }
 
 /// Appends `%d`, `%i`, `%u` (of an `int` or wider: `h`/`hh` truncate) or a
@@ -804,20 +926,46 @@ unsafe extern "C" {
     fn c_vsnprintf(s: *mut c_char, n: usize, format: *const c_char, ap: *mut VaListTag) -> c_int;
 }
 
-/// Runs glibc's formatter for one conversion whose argument is `value`,
-/// passed in a `va_list` whose register areas are marked used up, so that
-/// glibc's `va_arg` takes every argument (including an x87 `long double`,
-/// which Rust cannot pass itself) from the overflow area.
-fn vsnprintf_one(buf: &mut [u8], spec: &[u8], value: CValue) -> c_int {
-    let words = match value {
+unsafe extern "C" {
+    /// glibc's `vswprintf`, `va_list` passed as in [`c_vsnprintf`].
+    #[link_name = "vswprintf"]
+    fn c_vswprintf(s: *mut i32, n: usize, format: *const i32, ap: *mut VaListTag) -> c_int;
+}
+
+/// [`vsnprintf_one`] for wide output: glibc's `vswprintf`, -1 when the
+/// output does not fit `buf` with its terminator.
+fn vswprintf_one(buf: &mut [i32], spec: &[i32], value: CValue) -> c_int {
+    let mut area = OverflowArea(value_words(value));
+    let mut tag = VaListTag {
+        gp_offset: 48,
+        fp_offset: 176,
+        overflow_arg_area: area.0.as_mut_ptr().cast(),
+        reg_save_area: core::ptr::null_mut(),
+    };
+    // SAFETY: as in vsnprintf_one, with a terminated wide spec; narrow
+    // string arguments are NUL-terminated and wide ones terminated Rust
+    // buffers.
+    unsafe { c_vswprintf(buf.as_mut_ptr(), buf.len(), spec.as_ptr(), &mut tag) }
+}
+
+/// A conversion's argument as the two words of a `va_list` slot.
+fn value_words(value: CValue) -> [u64; 2] {
+    match value {
         CValue::None => [0, 0],
         CValue::Int(v) => [v as i64 as u64, 0],
         CValue::Long(v) => [v as u64, 0],
         CValue::Double(v) => [v.to_bits(), 0],
         CValue::LongDouble(w) => w,
         CValue::Ptr(p) => [p as usize as u64, 0],
-    };
-    let mut area = OverflowArea(words);
+    }
+}
+
+/// Runs glibc's formatter for one conversion whose argument is `value`,
+/// passed in a `va_list` whose register areas are marked used up, so that
+/// glibc's `va_arg` takes every argument (including an x87 `long double`,
+/// which Rust cannot pass itself) from the overflow area.
+fn vsnprintf_one(buf: &mut [u8], spec: &[u8], value: CValue) -> c_int {
+    let mut area = OverflowArea(value_words(value));
     let mut tag = VaListTag {
         gp_offset: 48,
         fp_offset: 176,

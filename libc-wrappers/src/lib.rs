@@ -28,11 +28,15 @@
 //! - [`posix`]: file descriptors, the file system, directory streams,
 //!   `mmap`, processes (`fork`, `exec*`, `wait*`), and the refused `dl*`.
 //! - [`setjmp`]: `longjmp` and friends (the translation handles `setjmp`).
+//! - [`xlocale`]: POSIX 2008 locale objects and the `_l` functions;
+//!   [`wconv`]: whole-string wide conversions, wide number parsing,
+//!   `long double` parsers, `swprintf`; [`catalog`]: message catalogs.
 //! - [`unwind`]: the `_Unwind_*` functions, `__gcc_personality_v0` and the
 //!   landing-pad entry points of translated `invoke`s.
 
 pub mod calendar;
 pub mod call;
+pub mod catalog;
 pub mod cc;
 pub mod cpu_model;
 pub mod ctype;
@@ -65,4 +69,6 @@ pub mod string_gnu;
 pub mod time;
 pub mod unwind;
 pub mod wchar;
+pub mod wconv;
 pub mod wctype;
+pub mod xlocale;

@@ -26,16 +26,21 @@ use crate::{errno, wrapper};
 /// made QuickJS's `JSON.parse` quadratic. A number running to the end of
 /// its object without such a byte is an out-of-bounds read, as before.
 fn number_prefix(p: FlightPtr) -> Vec<u8> {
-    let avail = mem::readable(p);
-    // SAFETY: readable() checked [p, p + avail).
-    let window = unsafe { mem::bytes(p, avail) };
     // A locale's decimal point other than '.' (glibc parsers use it).
     // SAFETY: localeconv returns glibc's static, valid lconv.
     let point = unsafe { core::ffi::CStr::from_ptr((*libc::localeconv()).decimal_point) };
+    number_prefix_in(p, point.to_bytes())
+}
+
+/// [`number_prefix`] for a locale whose decimal point is `point`.
+fn number_prefix_in(p: FlightPtr, point: &[u8]) -> Vec<u8> {
+    let avail = mem::readable(p);
+    // SAFETY: readable() checked [p, p + avail).
+    let window = unsafe { mem::bytes(p, avail) };
     let in_number = |b: u8| {
         b.is_ascii_alphanumeric()
             || matches!(b, b'.' | b'+' | b'-' | b'(' | b')' | b'_')
-            || (b != 0 && point.to_bytes().contains(&b))
+            || (b != 0 && point.contains(&b))
     };
     let spaces = window
         .iter()
@@ -58,12 +63,32 @@ fn number_prefix(p: FlightPtr) -> Vec<u8> {
 /// Runs libc parser `parse` on the string at `nptr`; stores the end
 /// position into `*endptr` (when non-null) with `nptr`'s capability and
 /// copies a failure's errno into the program's.
-fn parse_with<T>(
+pub(crate) fn parse_with<T>(
     nptr: FlightPtr,
     endptr: FlightPtr,
     parse: impl FnOnce(*const c_char, *mut *mut c_char) -> T,
 ) -> T {
-    let s = number_prefix(nptr);
+    finish_parse(number_prefix(nptr), nptr, endptr, parse)
+}
+
+/// [`parse_with`] for a parser of a locale whose decimal point is `point`
+/// (the `_l` functions).
+pub fn parse_in<T>(
+    nptr: FlightPtr,
+    endptr: FlightPtr,
+    point: &[u8],
+    parse: impl FnOnce(*const c_char, *mut *mut c_char) -> T,
+) -> T {
+    finish_parse(number_prefix_in(nptr, point), nptr, endptr, parse)
+}
+
+/// Runs `parse` on `s`, the checked prefix of the string at `nptr`.
+fn finish_parse<T>(
+    s: Vec<u8>,
+    nptr: FlightPtr,
+    endptr: FlightPtr,
+    parse: impl FnOnce(*const c_char, *mut *mut c_char) -> T,
+) -> T {
     let mut end: *mut c_char = core::ptr::null_mut();
     // SAFETY: __errno_location returns the calling thread's errno.
     unsafe { *libc::__errno_location() = 0 };

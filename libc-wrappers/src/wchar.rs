@@ -34,13 +34,13 @@ mod sys {
 
 /// Units of the wide string at `p` before its terminator; the string and
 /// its terminator are checked (running off the object is reported).
-fn wcs_len(p: FlightPtr) -> usize {
+pub(crate) fn wcs_len(p: FlightPtr) -> usize {
     wcs_nlen(p, usize::MAX)
 }
 
 /// `wcsnlen`: units before the terminator, at most `max`; what is read is
 /// checked.
-fn wcs_nlen(p: FlightPtr, max: usize) -> usize {
+pub(crate) fn wcs_nlen(p: FlightPtr, max: usize) -> usize {
     if max == 0 {
         return 0;
     }
@@ -68,7 +68,20 @@ fn wcs(p: FlightPtr) -> Vec<i32> {
     to_units(&mem::read_bytes(p, n * W))
 }
 
-fn to_units(bytes: &[u8]) -> Vec<i32> {
+/// The units of the wide string at `p` with its terminator, for a libc
+/// call (checked).
+pub(crate) fn wcs_nul(p: FlightPtr) -> Vec<i32> {
+    let mut units = wcs(p);
+    units.push(0);
+    units
+}
+
+/// The bytes of `units`, to write into the program's memory.
+pub(crate) fn units_bytes(units: &[i32]) -> Vec<u8> {
+    to_bytes(units)
+}
+
+pub(crate) fn to_units(bytes: &[u8]) -> Vec<i32> {
     bytes
         .chunks_exact(W)
         .map(|c| i32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
@@ -238,14 +251,14 @@ wrapper! {
 
 /// The program's `mbstate_t` (checked for reading and writing), or `None`
 /// for NULL (the function's own internal state, as in glibc).
-fn state_in(ps: FlightPtr) -> Option<[u8; MBSTATE]> {
+pub(crate) fn state_in(ps: FlightPtr) -> Option<[u8; MBSTATE]> {
     (ps.intval() != 0).then(|| {
         mem::check_write(ps, MBSTATE);
         mem::read_int::<MBSTATE>(ps)
     })
 }
 
-fn state_out(ps: FlightPtr, st: &Option<[u8; MBSTATE]>) {
+pub(crate) fn state_out(ps: FlightPtr, st: &Option<[u8; MBSTATE]>) {
     if let Some(st) = st {
         mem::write_int(ps, st);
     }
@@ -295,8 +308,9 @@ wrapper! {
 }
 
 wrapper! {
-    /// `size_t mbrlen(const char *s, size_t n, mbstate_t *ps)`.
-    fn mbrlen(s: FlightPtr, n: usize, ps: FlightPtr) -> usize {
+    /// `size_t mbrlen(const char *s, size_t n, mbstate_t *ps)` (and
+    /// glibc's internal name for it, which its headers' inline uses).
+    fn mbrlen | __mbrlen(s: FlightPtr, n: usize, ps: FlightPtr) -> usize {
         mbrtowc::call(FlightPtr::NULL, s, n, ps)
     }
 }

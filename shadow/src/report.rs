@@ -68,6 +68,10 @@ pub enum SafetyError {
     /// `longjmp` to a `setjmp` whose function has returned (or that ran on
     /// another thread).
     LongjmpDeadFrame,
+    /// A C library call given a `locale_t` that is no live locale object.
+    InvalidLocale,
+    /// A C library call given an `nl_catd` no open catalog has.
+    InvalidCatalog,
 }
 
 impl SafetyError {
@@ -97,6 +101,8 @@ impl SafetyError {
             SafetyError::InvalidDir => "invalid DIR pointer",
             SafetyError::InvalidJmpBuf => "invalid jmp_buf",
             SafetyError::LongjmpDeadFrame => "longjmp to a frame no longer on the stack",
+            SafetyError::InvalidLocale => "invalid locale_t",
+            SafetyError::InvalidCatalog => "invalid nl_catd",
         }
     }
 }
