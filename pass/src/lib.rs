@@ -46,6 +46,7 @@ pub mod personality;
 pub mod prepare;
 pub mod reject;
 pub mod sites;
+pub mod thread_locals;
 pub mod translate;
 
 pub use location::{Location, Scope, SourceLocation};

@@ -88,6 +88,33 @@ impl Location {
         }
     }
 
+    /// Where the instruction's code was inlined, innermost call site first
+    /// (empty when it was not inlined or has no debug location): a check
+    /// inside an inlined library function (`std::vector::operator[]`) is
+    /// reported at the library's line and, through these, the program's.
+    pub fn inlined_at(inst: Value<'_>) -> Vec<SourceLocation> {
+        let mut chain = Vec::new();
+        let mut at = inst
+            .is_instruction()
+            .then(|| inst.debug_loc())
+            .flatten()
+            .filter(|m| m.is_location())
+            .and_then(|m| m.inlined_at());
+        while let Some(loc) = at.filter(|m| m.is_location()) {
+            let (line, column) = loc.line_col();
+            let (dir, file) = loc.scope().map(|s| s.scope_file()).unwrap_or_default();
+            if !file.is_empty() {
+                chain.push(SourceLocation {
+                    file: join_dir(&dir, &file),
+                    line,
+                    column,
+                });
+            }
+            at = loc.inlined_at();
+        }
+        chain
+    }
+
     /// The instruction's own `!dbg` position, if it has one (no fallback;
     /// `None` for a value that is not an instruction).
     pub fn own_source(inst: Value<'_>) -> Option<SourceLocation> {

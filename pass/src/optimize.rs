@@ -5,7 +5,9 @@
 //! front end attach: `__attribute__((malloc))` makes `malloc`'s result
 //! `noalias`, so a store into a fresh buffer that is never read is dead and
 //! goes, out-of-bounds or not; `__nonnull` deletes null checks; `pure`
-//! lets an unused `strlen` of an unterminated string vanish. So gimso-cc
+//! lets an unused `strlen` of an unterminated string vanish; `builtin` on
+//! a C++ new-expression lets it elide the allocation and a `delete` of an
+//! interior pointer with it. So gimso-cc
 //! asks clang for unoptimised IR (`-O0 -Xclang -disable-O0-optnone`),
 //! [`strip_promises`] removes those attributes from every function,
 //! declaration and call site, and [`optimize`] runs LLVM's standard
@@ -39,6 +41,10 @@ const PROMISES: &[&str] = &[
     "allockind",
     "allocsize",
     "returned",
+    // On a call of a replaceable `operator new`/`delete` (a new-expression,
+    // libc++'s `__builtin_operator_new`): lets the optimiser delete the
+    // allocation together with whatever frees it, a bad `delete` included.
+    "builtin",
 ];
 
 /// Removes the promise attributes from every function (return, parameters,

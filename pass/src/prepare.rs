@@ -19,6 +19,8 @@
 //!   (the `int_words` module).
 //! - Small structs passed `byval` are passed as their words (the `byval`
 //!   module), so their functions get direct entries.
+//! - A thread-local variable named directly by an instruction is reached
+//!   through `llvm.threadlocal.address` (the `thread_locals` module).
 //!
 //! Not yet: `undef`/`poison` and UB flags nested inside constant aggregates
 //! and constant expressions (a later step rewrites constants wholesale when
@@ -195,6 +197,7 @@ fn prepare_function<'m>(ll: &Ll<'m>, func: Func<'m>, stats: &mut PrepareStats) {
         return;
     }
     stats.ub_dropped += drop_ub(ll, func);
+    crate::thread_locals::explicit_addresses(ll, func);
     stats.words_as_integers += crate::int_words::integer_stores(func);
     stats.words_as_integers += crate::int_words::integer_webs(ll, func);
     stats.words_as_integers += crate::int_words::integer_copies(ll, func);

@@ -45,10 +45,17 @@ impl<'m> SiteTable<'m> {
     /// created on first use.
     pub fn record_for(&mut self, ll: &Ll<'m>, inst: Value<'m>) -> Value<'m> {
         let loc = Location::of_instruction(inst);
-        let function = match &loc.scope {
+        let mut function = match &loc.scope {
             Scope::Function(f) => f.clone(),
             _ => String::new(),
         };
+        // Code inlined from elsewhere (a library header): the report's
+        // function names the call sites that brought it here.
+        let chain = Location::inlined_at(inst);
+        if !chain.is_empty() && loc.source.is_some() {
+            let sites: Vec<String> = chain.iter().map(ToString::to_string).collect();
+            function = format!("{function} (inlined at {})", sites.join(", "));
+        }
         let (file, line, column) = match &loc.source {
             Some(s) => (s.file.clone(), s.line, s.column),
             None => (String::new(), 0, 0),

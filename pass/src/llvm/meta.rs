@@ -56,4 +56,35 @@ impl<'m> Meta<'m> {
         // SAFETY: a DILocation (checked).
         unsafe { Meta::from_raw(LLVMDILocationGetScope(self.raw())) }
     }
+    /// Where the code of a `DILocation` was inlined into (`None` if it
+    /// was not inlined).
+    #[track_caller]
+    pub fn inlined_at(self) -> Option<Meta<'m>> {
+        assert!(self.is_location(), "inlined_at of {:?}", self.kind());
+        // SAFETY: a DILocation (checked).
+        unsafe { Meta::from_raw(LLVMDILocationGetInlinedAt(self.raw())) }
+    }
+    /// The directory and file name of a debug-info scope's file (empty
+    /// strings when it has none).
+    #[track_caller]
+    pub fn scope_file(self) -> (String, String) {
+        // SAFETY: LLVMDIScopeGetFile accepts any DIScope and returns null
+        // for metadata without a file; the strings are copied at once.
+        unsafe {
+            let Some(file) = Meta::from_raw(LLVMDIScopeGetFile(self.raw())) else {
+                return (String::new(), String::new());
+            };
+            let copy = |p: *const std::ffi::c_char, len: u32| {
+                if p.is_null() || len == 0 {
+                    return String::new();
+                }
+                let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len as usize);
+                String::from_utf8_lossy(bytes).into_owned()
+            };
+            let (mut dlen, mut flen) = (0u32, 0u32);
+            let dir = LLVMDIFileGetDirectory(file.raw(), &mut dlen);
+            let name = LLVMDIFileGetFilename(file.raw(), &mut flen);
+            (copy(dir, dlen), copy(name, flen))
+        }
+    }
 }
