@@ -34,10 +34,12 @@ int main() {
     t.join();
     printf("ids differ %d, joinable after join %d\n", main_id != other_id, t.joinable());
     std::string msg = "from a lambda";
-    std::thread u([msg] { printf("thread says: %s\n", msg.c_str()); });
+    std::string heard;
+    std::thread u([msg, &heard] { heard = "thread says: " + msg; });
     std::thread moved = std::move(u);
     printf("moved-from joinable %d\n", u.joinable());
     moved.join();
+    printf("%s\n", heard.c_str());
     std::thread d([] { std::this_thread::yield(); });
     d.join();
     printf("done\n");

@@ -39,6 +39,8 @@ id_call! {
     fn getpid() -> i32;
     /// `pid_t getppid(void)`.
     fn getppid() -> i32;
+    /// `pid_t gettid(void)`.
+    fn gettid() -> i32;
     /// `uid_t getuid(void)`.
     fn getuid() -> u32;
     /// `uid_t geteuid(void)`.
