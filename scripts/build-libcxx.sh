@@ -11,7 +11,8 @@
 # `apt-get source --download-only` (a deb-src entry for the same suite is
 # added when missing) and unpacked under target/libcxx-src/ (only libcxx/
 # and libcxxabi/ are kept). Output: target/release/gimso-libcxx/
-# (include/c++/v1, lib/libc++.a, lib/libc++abi.a, STAMP), published by a
+# (include/c++/v1, lib/libc++.a, lib/libc++abi.a, lib/libc++experimental.a,
+# STAMP), published by a
 # rename, so a compile never sees half a library. Needs gimso-cc built
 # (cargo build --release -p gimso -p gimso-pass).
 set -euo pipefail
@@ -96,12 +97,15 @@ CXX_SOURCES=(algorithm.cpp any.cpp atomic.cpp barrier.cpp bind.cpp charconv.cpp 
     ryu/f2s.cpp shared_mutex.cpp stdexcept.cpp string.cpp strstream.cpp system_error.cpp
     thread.cpp typeinfo.cpp utility.cpp valarray.cpp variant.cpp vector.cpp verbose_abort.cpp
     filesystem/directory_iterator.cpp filesystem/int128_builtins.cpp filesystem/operations.cpp)
-TOTAL=$(( ${#ABI_SOURCES[@]} + ${#CXX_SOURCES[@]} + 2 ))
+# libc++experimental.a, linked under -fexperimental-library as clang does:
+# <format>'s error type and the experimental memory resources.
+EXP_SOURCES=(format.cpp experimental/memory_resource.cpp)
+TOTAL=$(( ${#ABI_SOURCES[@]} + ${#CXX_SOURCES[@]} + ${#EXP_SOURCES[@]} + 2 ))
 
 BUILD="$OUT.build.$$"
 trap 'rm -rf "$BUILD"' EXIT
 rm -rf "$BUILD"
-mkdir -p "$BUILD/include/c++" "$BUILD/lib" "$BUILD/obj/abi" "$BUILD/obj/cxx" "$BUILD/log"
+mkdir -p "$BUILD/include/c++" "$BUILD/lib" "$BUILD/obj/abi" "$BUILD/obj/cxx" "$BUILD/obj/exp" "$BUILD/log"
 cp -r "$SRC/libcxx/include" "$BUILD/include/c++/v1"
 rm -f "$BUILD/include/c++/v1/CMakeLists.txt" "$BUILD/include/c++/v1/"*.in
 cp cxx/__config_site "$BUILD/include/c++/v1/__config_site"
@@ -111,6 +115,7 @@ COMMON=(-nostdinc++ -isystem "$BUILD/include/c++/v1" -std=c++20 -O2 -DNDEBUG -w
     -D_LIBCPP_BUILDING_LIBRARY -I"$SRC/libcxx/src" -I"$SRC/libcxxabi/include")
 ABI_FLAGS=(-D_LIBCXXABI_BUILDING_LIBRARY -I"$SRC/libcxxabi/src" -I"$ROOT/include")
 CXX_FLAGS=(-D_LIBCPP_DISABLE_NEW_DELETE_DEFINITIONS -DLIBCXX_BUILDING_LIBCXXABI)
+EXP_FLAGS=("${CXX_FLAGS[@]}" -fexperimental-library)
 
 # One job per line: kind, source path, object path.
 {
@@ -118,18 +123,20 @@ CXX_FLAGS=(-D_LIBCPP_DISABLE_NEW_DELETE_DEFINITIONS -DLIBCXX_BUILDING_LIBCXXABI)
     echo "abi $ROOT/cxx/personality.cpp $BUILD/obj/abi/gimso_personality.o"
     echo "c $ROOT/cxx/dso_handle.c $BUILD/obj/abi/gimso_dso_handle.o"
     for f in "${CXX_SOURCES[@]}"; do echo "cxx $SRC/libcxx/src/$f $BUILD/obj/cxx/${f//\//_}.o"; done
+    for f in "${EXP_SOURCES[@]}"; do echo "exp $SRC/libcxx/src/$f $BUILD/obj/exp/${f//\//_}.o"; done
 } > "$BUILD/jobs"
 
 # The compile of one job, as a script xargs runs $JOBS at a time.
 {
     echo 'set -u'
-    declare -p CXX BUILD COMMON ABI_FLAGS CXX_FLAGS
+    declare -p CXX BUILD COMMON ABI_FLAGS CXX_FLAGS EXP_FLAGS
     cat <<'JOB'
 kind=$1 src=$2 obj=$3
 log="$BUILD/log/$(basename "$obj").log"
 case $kind in
     abi) "$CXX" "${COMMON[@]}" "${ABI_FLAGS[@]}" -c "$src" -o "$obj" ;;
     cxx) "$CXX" "${COMMON[@]}" "${CXX_FLAGS[@]}" -c "$src" -o "$obj" ;;
+    exp) "$CXX" "${COMMON[@]}" "${EXP_FLAGS[@]}" -c "$src" -o "$obj" ;;
     c) "${CXX%-c++}-cc" -O2 -c "$src" -o "$obj" ;;
 esac >"$log" 2>&1 && echo "ok $src $log" || echo "FAILED $src $log"
 JOB
@@ -153,6 +160,7 @@ done < <(tr ' \n' '\0\0' < "$BUILD/jobs" | xargs -0 -n3 -P "$JOBS" bash "$BUILD/
 
 ar rcs "$BUILD/lib/libc++abi.a" "$BUILD"/obj/abi/*.o
 ar rcs "$BUILD/lib/libc++.a" "$BUILD"/obj/cxx/*.o
+ar rcs "$BUILD/lib/libc++experimental.a" "$BUILD"/obj/exp/*.o
 rm -rf "$BUILD/obj" "$BUILD/log" "$BUILD/jobs" "$BUILD/compile.sh"
 echo "$STAMP" > "$BUILD/STAMP"
 rm -rf "$OUT.old"

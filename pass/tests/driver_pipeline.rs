@@ -1005,10 +1005,11 @@ fn source_locations_cost_no_dynamic_relocations() {
     assert!(added <= 4 * N, "{added} relocations for {N} functions");
     let run = Command::new(dir.join("many")).output().unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
-    // The records still name their places: f7's check (inlined into
-    // main), line 9, column 32.
+    // The records still name their places: f7's check, line 9, column 32,
+    // inlined into main at the call on line 305.
     let run = Command::new(dir.join("many")).arg("x").output().unwrap();
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(134), "{err}");
-    assert!(err.contains("many.c:9:32 in main\n"), "{err}");
+    assert!(err.contains("many.c:9:32 in main (inlined at "), "{err}");
+    assert!(err.contains("many.c:305:"), "{err}");
 }

@@ -291,6 +291,15 @@ impl Driver<'_> {
         if wants_cxx {
             let lib = find_cxx_library(&runtime)?;
             link_inputs.push("-Wl,--start-group".into());
+            let experimental = |f: &String| f == "-fexperimental-library";
+            if inv
+                .compile_flags
+                .iter()
+                .chain(&inv.link_flags)
+                .any(experimental)
+            {
+                link_inputs.push(lib.experimental.into_os_string());
+            }
             link_inputs.extend(lib.archives.map(PathBuf::into_os_string));
             link_inputs.push("-Wl,--end-group".into());
         }

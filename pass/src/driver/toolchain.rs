@@ -84,6 +84,9 @@ pub struct CxxLibrary {
     pub include: PathBuf,
     /// `libc++.a`, then `libc++abi.a`.
     pub archives: [PathBuf; 2],
+    /// `libc++experimental.a`: linked under `-fexperimental-library`, as
+    /// clang links it (`<format>`'s error type, experimental resources).
+    pub experimental: PathBuf,
 }
 
 /// The C++ library next to `runtime` (the path of `libgimso.a`), if it has
@@ -96,10 +99,12 @@ pub fn find_cxx_library(runtime: &Path) -> Result<CxxLibrary, DriverError> {
     let lib = CxxLibrary {
         include: dir.join("include/c++/v1"),
         archives: [dir.join("lib/libc++.a"), dir.join("lib/libc++abi.a")],
+        experimental: dir.join("lib/libc++experimental.a"),
     };
     let complete = dir.join("STAMP").is_file()
         && lib.include.join("__config_site").is_file()
-        && lib.archives.iter().all(|a| a.is_file());
+        && lib.archives.iter().all(|a| a.is_file())
+        && lib.experimental.is_file();
     if complete {
         Ok(lib)
     } else {
