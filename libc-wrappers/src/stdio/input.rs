@@ -9,8 +9,46 @@ use gimso_abi::FlightPtr;
 use super::streams::{Stream, exited_io, program_stdin, stream};
 use crate::{errno, mem, wrapper};
 
+unsafe extern "C" {
+    fn ftrylockfile(f: *mut libc::FILE) -> i32;
+    fn funlockfile(f: *mut libc::FILE);
+    fn getc_unlocked(f: *mut libc::FILE) -> i32;
+}
+
+/// The start of glibc's `struct _IO_FILE`: its flags and read window.
+#[repr(C)]
+struct ReadWindow {
+    flags: i32,
+    read_ptr: *const u8,
+    read_end: *const u8,
+}
+
+/// The next byte of `f` if it is already in the stream's buffer: no I/O
+/// and no waiting (the stream's lock is only tried), so the thread need
+/// not exit. Reading character by character (libc++'s `std::cin`) then
+/// costs what a native `getc` costs.
+fn buffered_char(f: Stream) -> Option<i32> {
+    let fp = f.as_ptr();
+    // SAFETY: `fp` is a libc stream; its read window is only read while
+    // this thread holds the stream's lock, and getc_unlocked is called
+    // under that lock only when a byte is buffered, so it does no I/O.
+    unsafe {
+        if ftrylockfile(fp) != 0 {
+            return None;
+        }
+        let w = fp.cast::<ReadWindow>();
+        let ready = (*w).read_ptr < (*w).read_end;
+        let c = ready.then(|| getc_unlocked(fp));
+        funlockfile(fp);
+        c
+    }
+}
+
 /// `fgetc` on a libc stream.
 pub(super) fn get_char(f: Stream) -> i32 {
+    if let Some(c) = buffered_char(f) {
+        return c;
+    }
     let r = exited_io(|| {
         // SAFETY: `f` is a libc stream.
         unsafe { libc::fgetc(f.as_ptr()) }
