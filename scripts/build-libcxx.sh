@@ -4,7 +4,7 @@
 # own code is as checked as the program's (docs/cxx.md).
 #
 #   scripts/build-libcxx.sh            build unless the cached one is current
-#   scripts/build-libcxx.sh --force    rebuild (after changing the pass)
+#   scripts/build-libcxx.sh --force    rebuild even if current
 #
 # Sources: $GIMSO_LLVM_SRC (a directory holding libcxx/ and libcxxabi/), or
 # Debian's source package llvm-toolchain-16, fetched once with
@@ -78,7 +78,10 @@ esac
 
 # --- what the cached build must match ----------------------------------------
 OWN_FILES=(cxx/__config_site cxx/personality.cpp cxx/dso_handle.c include/gimso.h scripts/build-libcxx.sh)
-STAMP="libc++ $LIBCPP_VERSION; $("$CXX" --version | head -1); $(cat "${OWN_FILES[@]}" | sha256sum | cut -c1-16)"
+# The compiler itself is part of the stamp: code compiled by another build
+# of the pass may not match what this one emits and expects.
+COMPILER_HASH=$(sha256sum < "$(readlink -f "$CXX")" | cut -c1-16)
+STAMP="libc++ $LIBCPP_VERSION; $("$CXX" --version | head -1); compiler $COMPILER_HASH; $(cat "${OWN_FILES[@]}" | sha256sum | cut -c1-16)"
 if [ "$FORCE" = 0 ] && [ -f "$OUT/STAMP" ] && [ "$(cat "$OUT/STAMP")" = "$STAMP" ]; then
     exit 0
 fi
