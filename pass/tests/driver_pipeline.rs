@@ -1013,3 +1013,35 @@ fn source_locations_cost_no_dynamic_relocations() {
     assert!(err.contains("many.c:9:32 in main (inlined at "), "{err}");
     assert!(err.contains("many.c:305:"), "{err}");
 }
+
+#[test]
+fn cxx_without_its_library_says_how_to_build_it() {
+    let dir = workdir("cxx_missing_library");
+    fs::write(
+        dir.join("t.cpp"),
+        "#include <vector>\nint main() { return std::vector<int>(3).size(); }\n",
+    )
+    .unwrap();
+    // A runtime directory with no gimso-libcxx/ beside the archive.
+    let libdir = dir.join("lib");
+    fs::create_dir_all(&libdir).unwrap();
+    fs::write(libdir.join("libgimso.a"), "").unwrap();
+    let flag = format!("--gimso-libdir={}", libdir.display());
+    for args in [
+        vec!["-x", "c++", "-c", "t.cpp", "-o", "t.o", flag.as_str()],
+        vec!["-x", "c++", "t.cpp", "-o", "t", flag.as_str()],
+    ] {
+        let out = gimso_cc(&dir, &args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("the C++ standard library is not built")
+                && err.contains("scripts/build-libcxx.sh"),
+            "{err}"
+        );
+    }
+    // A C compile does not need it.
+    fs::write(dir.join("c.c"), "int f(void) { return 1; }\n").unwrap();
+    let out = gimso_cc(&dir, &["-c", "c.c", "-o", "c.o", flag.as_str()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
