@@ -13,6 +13,8 @@
 #   BIG_N=1        compilations of the generated file
 #   BIG_LINES=50000  lines in the generated function (0 skips it)
 #   GIMSO_CC       gimso-cc (default target/release/gimso-cc)
+#   PROG_DIR, EXT  the programs and their extension (benches/programs, c;
+#                  benches/cxx-programs.sh sets benches/cxx-programs, cpp)
 #   GIMSO_BASE_CC  another gimso-cc (an older build, say) measured as the
 #                  variant "base" in the same run, for before/after ratios
 #   CLANG=clang-16
@@ -26,7 +28,9 @@
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PROG_DIR="$ROOT/benches/programs"
+PROG_DIR=${PROG_DIR:-$ROOT/benches/programs}
+# The programs' extension: c, or cpp for benches/cxx-programs.sh.
+EXT=${EXT:-c}
 N=${N:-3}
 COMPILE_N=${COMPILE_N:-$N}
 BIG_N=${BIG_N:-1}
@@ -147,8 +151,8 @@ if [ $# -gt 0 ]; then
     PROGRAMS=("$@")
 else
     PROGRAMS=()
-    for f in "$PROG_DIR"/*.c; do
-        PROGRAMS+=("$(basename "$f" .c)")
+    for f in "$PROG_DIR"/*."$EXT"; do
+        PROGRAMS+=("$(basename "$f" ".$EXT")")
     done
 fi
 
@@ -156,7 +160,7 @@ declare -A T M C STATUS
 FAILED=()
 
 for p in "${PROGRAMS[@]}"; do
-    src="$PROG_DIR/$p.c"
+    src="$PROG_DIR/$p.$EXT"
     if [ ! -f "$src" ]; then
         log "no such program: $src"
         FAILED+=("$p (missing)")
