@@ -6,7 +6,8 @@
 //! domain maps each integer instruction to an inferred capability:
 //! `Bottom` (none known), `Definite(origin)`, or `Top` (several, so none).
 //!
-//! - `ptrtoint x` starts at `Definite(x)`.
+//! - `ptrtoint x` starts at `Definite(x)`, and so does a constant
+//!   `ptrtoint` of a pointer constant used as an operand.
 //! - A non-atomic `load i64` starts at `Definite(Loaded(itself))`: the
 //!   capability at rest in the word it read (null unless a pointer is
 //!   stored there, and for an address that is not 8-aligned). The spec
@@ -78,7 +79,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::llvm::{Func, Opcode, Ordering, Value};
+use crate::llvm::{Func, Opcode, Ordering, Value, ValueKind};
 
 /// Where an inferred capability comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -480,14 +481,26 @@ fn data_operands<'m>(inst: Value<'m>) -> Vec<Value<'m>> {
 }
 
 /// The capability of a non-instruction operand: a 64-bit parameter brings
-/// the one its caller passed; constants have none.
+/// the one its caller passed; a constant `ptrtoint` of a pointer constant
+/// (a function's address in a C++ member-function pointer) that
+/// pointer's; other constants none.
 fn argument_cap(v: Value<'_>) -> Cap<'_> {
     let is_arg = is_word(v) && is_argument(v);
     if is_arg {
-        Cap::Definite(Origin::Boundary(v))
-    } else {
-        Cap::Bottom
+        return Cap::Definite(Origin::Boundary(v));
     }
+    match const_ptrtoint_operand(v) {
+        Some(p) => Cap::Definite(Origin::Pointer(p)),
+        None => Cap::Bottom,
+    }
+}
+
+/// The pointer constant `v` is `ptrtoint` of, if it is one.
+fn const_ptrtoint_operand(v: Value<'_>) -> Option<Value<'_>> {
+    (v.value_kind() == ValueKind::LLVMConstantExprValueKind
+        && v.const_opcode() == Some(Opcode::LLVMPtrToInt))
+    .then(|| v.operand(0))
+    .filter(|p| p.type_of().is_ptr())
 }
 
 /// Whether `v` is a function parameter.

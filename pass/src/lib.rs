@@ -22,6 +22,7 @@
 //! (`llvm-stress` is the fuzz corpus, `tests/stress.rs`), and must compile
 //! the same source to the same object every time (`tests/reproducible.rs`).
 
+mod aggregate_fields;
 mod asm_safety;
 pub mod atomic_ptr;
 pub mod backend;

@@ -21,6 +21,10 @@
 //!   module), so their functions get direct entries.
 //! - A thread-local variable named directly by an instruction is reached
 //!   through `llvm.threadlocal.address` (the `thread_locals` module).
+//! - A field extracted from an aggregate built of `select`s and
+//!   `insertvalue`s of known parts (a C++ member-function pointer chosen
+//!   at run time) is that part, or a `select` of the parts (the
+//!   `aggregate_fields` module), which the `inttoptr` inference follows.
 //!
 //! Not yet: `undef`/`poison` and UB flags nested inside constant aggregates
 //! and constant expressions (a later step rewrites constants wholesale when
@@ -198,6 +202,7 @@ fn prepare_function<'m>(ll: &Ll<'m>, func: Func<'m>, stats: &mut PrepareStats) {
     }
     stats.ub_dropped += drop_ub(ll, func);
     crate::thread_locals::explicit_addresses(ll, func);
+    crate::aggregate_fields::resolve(ll, func);
     stats.words_as_integers += crate::int_words::integer_stores(func);
     stats.words_as_integers += crate::int_words::integer_webs(ll, func);
     stats.words_as_integers += crate::int_words::integer_copies(ll, func);

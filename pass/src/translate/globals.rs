@@ -371,6 +371,16 @@ impl<'m> ModTx<'m> {
                         self.pointer_leaves(ty, t, 0, &mut leaves);
                     }
                 }
+                if self.mentions_globals(c) {
+                    let mut words = Vec::new();
+                    self.ptrtoint_leaves(ty, c, 0, &mut words);
+                    for (off, leaf) in words {
+                        // The pointer itself: the same bits as the word.
+                        if let Ok(t) = self.tx_const(leaf.operand(0)) {
+                            leaves.push((off, t));
+                        }
+                    }
+                }
             }
             let readonly = g.is_global_constant();
             if !readonly || !leaves.is_empty() {
@@ -552,6 +562,52 @@ impl<'m> ModTx<'m> {
                 for i in 0..n {
                     let sub = self.const_part(t, i as u32);
                     self.pointer_leaves(e, sub, base + i * stride, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The 8-aligned `i64` leaves of initialiser `c` (of `ty`) that are a
+    /// constant `ptrtoint` of a pointer constant, with their offsets: the
+    /// words a C++ member-function pointer table (`{ ptrtoint @f, 0 }`)
+    /// or a `uintptr_t` initialised from an address holds. Their words
+    /// carry that pointer's capability, as a stored `ptrtoint` does.
+    fn ptrtoint_leaves(&self, ty: T<'m>, c: V<'m>, base: u64, out: &mut Vec<(u64, V<'m>)>) {
+        let ll = &self.ll;
+        match ty.kind() {
+            TypeKind::LLVMIntegerTypeKind => {
+                let is_ptrtoint = c.value_kind() == ValueKind::LLVMConstantExprValueKind
+                    && c.const_opcode() == Some(Opcode::LLVMPtrToInt)
+                    && c.operand(0).type_of().is_ptr();
+                if ty.int_width() == 64 && base % 8 == 0 && is_ptrtoint {
+                    out.push((base, c));
+                }
+            }
+            TypeKind::LLVMStructTypeKind => {
+                for (i, f) in ty.struct_fields().into_iter().enumerate() {
+                    if let Some(e) = c.aggregate_element(i as u32) {
+                        let off = ll.field_offset(ty, i as u32);
+                        self.ptrtoint_leaves(f, e, base + off, out);
+                    }
+                }
+            }
+            TypeKind::LLVMArrayTypeKind => {
+                let e = ty.element_type();
+                if !matches!(
+                    e.kind(),
+                    TypeKind::LLVMStructTypeKind
+                        | TypeKind::LLVMArrayTypeKind
+                        | TypeKind::LLVMIntegerTypeKind
+                ) || (e.is_int() && e.int_width() != 64)
+                {
+                    return;
+                }
+                let stride = ll.size_of(e);
+                for i in 0..ty.array_len() {
+                    if let Some(x) = c.aggregate_element(i as u32) {
+                        self.ptrtoint_leaves(e, x, base + i * stride, out);
+                    }
                 }
             }
             _ => {}
