@@ -236,7 +236,11 @@ write_makefile() {
         printf '\ntests-slow:'
         for t in "${SLOW_TESTS[@]}"; do printf ' $(B)/bin/%s' "$t"; done
         echo
-        echo "bench: \$(B)/bin/db_bench"
+        echo "\$(B)/obj/leveldb_bench.o: $ROOT/tests/real/leveldb_bench.cc \$(DEPS)"
+        printf '\t@mkdir -p $(@D)\n\t$(CXX) $(CXXFLAGS) -c $< -o $@\n'
+        echo "\$(B)/bin/leveldb_bench: \$(B)/obj/leveldb_bench.o \$(HARNESS) \$(B)/libleveldb.a"
+        printf '\t@mkdir -p $(@D)\n\t$(CXX) $^ -o $@ -lpthread\n'
+        echo "bench: \$(B)/bin/db_bench \$(B)/bin/leveldb_bench"
     } | write_if_changed "$b/Makefile"
 }
 
@@ -314,55 +318,64 @@ fi
 
 # --- db_bench --------------------------------------------------------------
 BENCHMARKS=(fillseq fillrandom readrandom readseq)
-if [ $BENCH = 1 ]; then
-    log "db_bench --num=$NUM, best of $RUNS, variants interleaved"
-    declare -A BEST RSS MICROS
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
+geo() { printf '%s\n' $1 | awk '$1 != "-" && $1 > 0 { s += log($1); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }'; }
+mib() { awk -v k="${1:-}" 'BEGIN { if (k == "") print "-"; else printf "%.1f", k / 1024 }'; }
+# bench PROGRAM: each benchmark in its own process, best of RUNS with the
+# variants interleaved (the machine drifts over minutes), then a table.
+bench() {
+    local prog=$1 r v k order exe db existing line t us log
+    declare -A BEST RSS MICROS BROKEN
+    log "$prog --num=$NUM, best of $RUNS, variants interleaved"
     for ((r = 0; r < RUNS; r++)); do
         order=("${VARIANTS[@]}")
         [ $((r % 2)) = 1 ] && order=(asan gimso clang)
         for v in "${order[@]}"; do
-            exe=$OUT/$v/bin/db_bench
-            [ -x "$exe" ] || continue
+            exe=$OUT/$v/bin/$prog
+            [ -x "$exe" ] && [ -z "${BROKEN[$v]:-}" ] || continue
             db=$OUT/$v/benchdb
             for k in "${BENCHMARKS[@]}"; do
                 # The reads run on the database fillrandom left.
                 existing=0
                 case $k in read*) existing=1 ;; esac
+                log=$OUT/$v/$prog-$k.log
                 if ! /usr/bin/time -f '%e %M' -o "$OUT/time.txt" "$exe" --benchmarks="$k" \
-                    --num="$NUM" --db="$db" --use_existing_db=$existing \
-                    >"$OUT/$v/bench-$k.log" 2>&1; then
-                    fail "db_bench $k ($v): $(tail -3 "$OUT/$v/bench-$k.log")"
-                    continue
+                    --num="$NUM" --db="$db" --use_existing_db=$existing >"$log" 2>&1; then
+                    fail "$prog $k ($v): $(grep -m1 -A4 'safety error' "$log" || tail -3 "$log")"
+                    BROKEN[$v]=1
+                    break
                 fi
                 line=$(tail -1 "$OUT/time.txt")
                 t=${line% *}
                 BEST[$k/$v]=$(awk -v a="${BEST[$k/$v]:-}" -v b="$t" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
                 [ "${line#* }" -gt "${RSS[$k/$v]:-0}" ] && RSS[$k/$v]=${line#* }
-                us=$(awk -v k="$k" '$1 == k { print $3 }' "$OUT/$v/bench-$k.log")
+                us=$(awk -v k="$k" '$1 == k { print $3 }' "$log")
                 MICROS[$k/$v]=$(awk -v a="${MICROS[$k/$v]:-}" -v b="$us" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
             done
+            rm -rf "$db"
         done
     done
-    rm -rf "$OUT"/*/benchdb
-    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
-    geo() { printf '%s\n' $1 | awk '$1 != "-" && $1 > 0 { s += log($1); n++ } END { if (n) printf "%.2f", exp(s / n); else print "-" }'; }
     echo
-    echo "db_bench --num=$NUM, best of $RUNS (s: the process's wall time; µs/op: db_bench's own figure; RSS: peak, MiB)"
+    echo "$prog --num=$NUM, best of $RUNS (s: the process's wall time; µs/op: the program's own figure; RSS: peak, MiB)"
     echo
     echo "| benchmark | clang s | µs/op | RSS | gimso s | × clang | µs/op | RSS | × clang | asan s | × clang | µs/op | RSS | × clang |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     declare -A G
     for k in "${BENCHMARKS[@]}"; do
-        row="| $k | ${BEST[$k/clang]:-} | ${MICROS[$k/clang]:-} | $(awk -v k="${RSS[$k/clang]:-0}" 'BEGIN { printf "%.1f", k / 1024 }') |"
+        row="| $k | ${BEST[$k/clang]:--} | ${MICROS[$k/clang]:--} | $(mib "${RSS[$k/clang]:-}") |"
         for v in gimso asan; do
             rt=$(ratio "${BEST[$k/$v]:-}" "${BEST[$k/clang]:-}")
             rr=$(ratio "${RSS[$k/$v]:-}" "${RSS[$k/clang]:-}")
             G[t/$v]+=" $rt" G[r/$v]+=" $rr"
-            row+=" ${BEST[$k/$v]:-} | $rt | ${MICROS[$k/$v]:-} | $(awk -v k="${RSS[$k/$v]:-0}" 'BEGIN { printf "%.1f", k / 1024 }') | $rr |"
+            row+=" ${BEST[$k/$v]:--} | $rt | ${MICROS[$k/$v]:--} | $(mib "${RSS[$k/$v]:-}") | $rr |"
         done
         echo "$row"
     done
     echo "| **geometric mean** | | | | | **$(geo "${G[t/gimso]}")** | | | **$(geo "${G[r/gimso]}")** | | **$(geo "${G[t/asan]}")** | | | **$(geo "${G[r/asan]}")** |"
+}
+if [ $BENCH = 1 ]; then
+    bench db_bench
+    bench leveldb_bench
 fi
 
 echo
