@@ -245,7 +245,7 @@ write_makefile() {
 }
 
 # --- build -----------------------------------------------------------------
-declare -A BUILD_TIME BUILD_OK
+declare -A BUILD_TIME
 build() {
     local v=$1 targets=$2 b=$OUT/$1 start rc
     mkdir -p "$b"
@@ -304,8 +304,17 @@ if [ $TESTS = 1 ]; then
     for t in "${TESTS_LIST[@]}"; do
         rc=$(run_test clang "$t")
         rg=$(run_test gimso "$t")
+        # Some tests sleep a fixed 100 ms and then assert that a background
+        # thread has run (env_test's RunImmediately): on a loaded machine
+        # they fail now and then under any compiler. A second run tells such
+        # a flake from a failure, and the table shows both.
+        if [ "${rc%% *}" = PASS ] && [ "${rg%% *}" != PASS ] && [ "$rg" != "NOT BUILT" ]; then
+            cp "$OUT/gimso/logs/$(basename "$t").log" "$OUT/gimso/logs/$(basename "$t").first.log"
+            rg="$(run_test gimso "$t") (first run: $rg)"
+        fi
         echo "| $(basename "$t") | $rc | $rg |"
-        if [ "${rc%% *}" = PASS ] && [ "${rg%% *}" != PASS ]; then
+        # A variant that did not build is one failure already.
+        if [ "${rc%% *}" = PASS ] && [ "${rg%% *}" != PASS ] && [ "$rg" != "NOT BUILT" ]; then
             fail "$(basename "$t"): passes with clang, $rg with gimso (see $OUT/gimso/logs/)"
             nfail=$((nfail + 1))
         elif [ "${rg%% *}" = PASS ]; then
