@@ -15,8 +15,8 @@
 #           benchmark its own process under /usr/bin/time so that each gets
 #           its own time and peak RSS, best of RUNS with the variants
 #           interleaved; ratios against clang++ -O2. The same four also run
-#           through tests/real/leveldb_bench.cc, since db_bench's call through
-#           a pointer to a member function fails under gimso (docs/leveldb.md).
+#           through tests/real/leveldb_bench.cc (db_bench's work through the
+#           public API, without its harness).
 #
 # Usage: scripts/leveldb.sh [--quick] [--num=N] [--runs=N] [--clean]
 #                           [--no-tests] [--no-bench] [--no-snappy]
