@@ -936,16 +936,22 @@ unsafe extern "C" {
 /// output does not fit `buf` with its terminator.
 fn vswprintf_one(buf: &mut [i32], spec: &[i32], value: CValue) -> c_int {
     let mut area = OverflowArea(value_words(value));
-    let mut tag = VaListTag {
-        gp_offset: 48,
-        fp_offset: 176,
-        overflow_arg_area: area.0.as_mut_ptr().cast(),
-        reg_save_area: core::ptr::null_mut(),
-    };
+    let mut tag = overflow_only(&mut area);
     // SAFETY: as in vsnprintf_one, with a terminated wide spec; narrow
     // string arguments are NUL-terminated and wide ones terminated Rust
     // buffers.
     unsafe { c_vswprintf(buf.as_mut_ptr(), buf.len(), spec.as_ptr(), &mut tag) }
+}
+
+/// A `va_list` whose register areas are used up, so that every `va_arg`
+/// reads from `area`.
+fn overflow_only(area: &mut OverflowArea) -> VaListTag {
+    VaListTag {
+        gp_offset: 48,
+        fp_offset: 176,
+        overflow_arg_area: area.0.as_mut_ptr().cast(),
+        reg_save_area: core::ptr::null_mut(),
+    }
 }
 
 /// A conversion's argument as the two words of a `va_list` slot.
@@ -966,12 +972,7 @@ fn value_words(value: CValue) -> [u64; 2] {
 /// which Rust cannot pass itself) from the overflow area.
 fn vsnprintf_one(buf: &mut [u8], spec: &[u8], value: CValue) -> c_int {
     let mut area = OverflowArea(value_words(value));
-    let mut tag = VaListTag {
-        gp_offset: 48,
-        fp_offset: 176,
-        overflow_arg_area: area.0.as_mut_ptr().cast(),
-        reg_save_area: core::ptr::null_mut(),
-    };
+    let mut tag = overflow_only(&mut area);
     // SAFETY: `spec` is a NUL-terminated single conversion whose argument
     // type matches `value` (built by `convert`), laid out as the x86-64
     // va_arg reads it from the overflow area; `buf` is writable for its

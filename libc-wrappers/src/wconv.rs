@@ -137,14 +137,13 @@ fn mbs_to_wcs(
             r
         };
         let written = written.min(out.len());
-        mem::check_write(dst, written * W);
-        mem::write_bytes(dst, &units_bytes(&out[..written]));
-        let moved = if at.is_null() {
-            FlightPtr::NULL
-        } else {
-            src.offset((at as usize - start as usize) as isize)
-        };
-        mem::store_ptr(srcp, moved);
+        write_back(
+            dst,
+            &units_bytes(&out[..written]),
+            srcp,
+            src,
+            advanced(at, start),
+        );
     }
     state_out(ps, &st);
     r
@@ -162,6 +161,23 @@ wrapper! {
     fn mbsnrtowcs(dst: FlightPtr, src: FlightPtr, nms: usize, len: usize, ps: FlightPtr) -> usize {
         mbs_to_wcs(dst, src, Some(nms), len, ps)
     }
+}
+
+/// How many bytes libc advanced `at` from `start`, or `None` if it set it
+/// to null (the whole string, terminator included, was converted).
+fn advanced<T>(at: *const T, start: *const T) -> Option<usize> {
+    (!at.is_null()).then(|| at as usize - start as usize)
+}
+
+/// The end of a whole-string conversion: the converted bytes to `dst`
+/// (checked for exactly them), and the program's source pointer at `srcp`
+/// moved as libc moved its copy (`moved` bytes on, or null), keeping the
+/// program's capability.
+fn write_back(dst: FlightPtr, bytes: &[u8], srcp: FlightPtr, src: FlightPtr, moved: Option<usize>) {
+    mem::check_write(dst, bytes.len());
+    mem::write_bytes(dst, bytes);
+    let next = moved.map_or(FlightPtr::NULL, |n| src.offset(n as isize));
+    mem::store_ptr(srcp, next);
 }
 
 /// `wcsrtombs` (`nwc` None) and `wcsnrtombs`.
@@ -228,14 +244,7 @@ fn wcs_to_mbs(
             r
         };
         let written = written.min(out.len());
-        mem::check_write(dst, written);
-        mem::write_bytes(dst, &out[..written]);
-        let moved = if at.is_null() {
-            FlightPtr::NULL
-        } else {
-            src.offset((at as usize - start as usize) as isize)
-        };
-        mem::store_ptr(srcp, moved);
+        write_back(dst, &out[..written], srcp, src, advanced(at, start));
     }
     state_out(ps, &st);
     r
